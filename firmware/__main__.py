@@ -1,0 +1,7 @@
+"""`python -m firmware` is `arcana-table`."""
+
+import sys
+
+from firmware.cli import main
+
+sys.exit(main())

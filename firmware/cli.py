@@ -1,0 +1,70 @@
+"""The `arcana-table` command: one subcommand per job, each in `firmware.commands.<name>`.
+
+Modules are imported only for the subcommand that runs, so `arcana-table replay` does not pay
+for the display drivers and `--help` stays instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+# name -> (module in firmware.commands, one line of help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "replay": ("replay", "replay a game record (JSON Lines) and print the result as JSON"),
+    "demo": ("demo", "play a complete game through the whole stack on emulated hardware"),
+    "sim": ("sim", "run the table in a web browser on emulated hardware"),
+    "run": ("run_table", "run the table on real hardware, as the systemd service does"),
+    "enroll": ("enroll", "bind NFC tags to cards of a catalog (and write ids onto tags)"),
+    "selftest": ("selftest", "check every reader, display and button of a table profile"),
+    "export": ("export", "write a journalled game as a game record"),
+    "bench": ("bench", "measure performance (engine, hardware, companion, appliance)"),
+}
+
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="arcana-table",
+        description="A Raspberry Pi table companion for Arcana and Res Arcana.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        sub = subparsers.add_parser(name, help=help_text, description=help_text)
+        module = _command_module(module_name)
+        if module is not None:
+            module.configure(sub)
+    return parser
+
+
+def _command_module(module_name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"firmware.commands.{module_name}")
+    except ModuleNotFoundError as err:
+        if err.name != f"firmware.commands.{module_name}":
+            raise
+        return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit status."""
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    module = _command_module(COMMANDS[args.command][0])
+    if module is None:
+        print(f"arcana-table {args.command}: not implemented yet", file=sys.stderr)
+        return EXIT_USAGE
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return int(module.run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
