@@ -1,0 +1,1 @@
+"""Benchmarks behind `arcana-table bench TARGET`; one module per target."""

@@ -1,0 +1,47 @@
+"""`arcana-table bench TARGET ...`: performance figures as one JSON object on stdout.
+
+Targets live in `firmware.benchmarks.<target>`; each module defines `HELP`,
+`configure(parser)` and `run(args) -> dict`. Figures come from here, never from timing
+asserts in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+from types import ModuleType
+
+TARGETS: dict[str, str] = {
+    "engine": "random playouts of a game engine (actions and games per second)",
+    "hardware": "bus bytes and modelled bus time of scans and display updates",
+    "companion": "tap-to-screen latency of the companion over a demo game",
+    "appliance": "start-up time and resident memory of the table service",
+}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    targets = parser.add_subparsers(dest="target", metavar="TARGET", required=True)
+    for name, help_text in TARGETS.items():
+        sub = targets.add_parser(name, help=help_text, description=help_text)
+        module = _module(name)
+        if module is not None:
+            module.configure(sub)
+
+
+def _module(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"firmware.benchmarks.{name}")
+    except ModuleNotFoundError as err:
+        if err.name != f"firmware.benchmarks.{name}":
+            raise
+        return None
+
+
+def run(args: argparse.Namespace) -> int:
+    module = _module(args.target)
+    if module is None:
+        print(f"arcana-table bench {args.target}: not implemented yet")
+        return 2
+    print(json.dumps(module.run(args), indent=2))
+    return 0
