@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "enroll": ("enroll", "bind NFC tags to cards of a catalog (and write ids onto tags)"),
     "selftest": ("selftest", "check every reader, display and button of a table profile"),
     "export": ("export", "write a journalled game as a game record"),
+    "history": ("history", "list the journalled games with winners and scores"),
     "bench": ("bench", "measure performance (engine, hardware, companion, appliance)"),
 }
 

@@ -1,0 +1,44 @@
+"""`arcana-table export [GAME]`: write a journalled game as a game record (JSON Lines).
+
+Without GAME, the most recent game. `arcana-table replay` reproduces what this writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from firmware import state_dir
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", nargs="?", type=int, help="game number (see `history`)")
+    parser.add_argument("-o", "--output", type=Path, help="write to this file (default: stdout)")
+    state_dir.add_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware.journal import Journal, JournalError
+
+    try:
+        with Journal.open(state_dir.resolve(args.state_dir)) as journal:
+            games = journal.games()
+            if not games:
+                print("the journal holds no game yet", file=sys.stderr)
+                return 2
+            number = args.game if args.game is not None else games[-1].id
+            if number not in {g.id for g in games}:
+                print(
+                    f"no game {number} in the journal (see arcana-table history)", file=sys.stderr
+                )
+                return 2
+            text = journal.record(number)
+    except JournalError as err:
+        print(err, file=sys.stderr)
+        return 2
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_text(text, encoding="utf-8")
+    return 0

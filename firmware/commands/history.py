@@ -1,0 +1,37 @@
+"""`arcana-table history`: the journalled games, finished ones with their winners and scores."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from firmware import state_dir
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    state_dir.add_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware.journal import Journal, JournalError
+
+    try:
+        with Journal.open(state_dir.resolve(args.state_dir)) as journal:
+            games = journal.games()
+    except JournalError as err:
+        print(err, file=sys.stderr)
+        return 2
+    if not games:
+        print("no games yet")
+        return 0
+    for entry in games:
+        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.started))
+        if entry.result is None:
+            outcome = "in progress"
+        else:
+            scores = ", ".join(f"{p['name']} {p['vp']}" for p in entry.result.get("players", []))
+            winners = " & ".join(entry.result.get("winners", []))
+            outcome = f"won by {winners} ({scores}) in round {entry.result.get('round')}"
+        print(f"{entry.id:4d}  {started}  {entry.game:<10}  {outcome}")
+    return 0

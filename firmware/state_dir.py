@@ -1,0 +1,31 @@
+"""Where the table keeps its journal: `--state-dir`, else $ARCANA_TABLE_STATE_DIR, else
+systemd's $STATE_DIRECTORY, else /var/lib/arcana-table."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+DEFAULT = Path("/var/lib/arcana-table")
+
+
+def add_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        default=None,
+        help="directory of the journal (default: $ARCANA_TABLE_STATE_DIR, "
+        "$STATE_DIRECTORY or /var/lib/arcana-table)",
+    )
+
+
+def resolve(given: Path | None) -> Path:
+    if given is not None:
+        return given
+    for variable in ("ARCANA_TABLE_STATE_DIR", "STATE_DIRECTORY"):
+        value = os.environ.get(variable)
+        if value:
+            # systemd may pass several colon-separated directories; the first is ours.
+            return Path(value.split(":")[0])
+    return DEFAULT

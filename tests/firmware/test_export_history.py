@@ -1,0 +1,61 @@
+"""`arcana-table export` and `history` read the journal (games come from the companion)."""
+
+from __future__ import annotations
+
+import json
+
+from firmware import cli
+from firmware.journal import Journal
+
+SETUP = {"players": ["Ann", "Ben"], "start_player": 0}
+
+
+def test_export_writes_the_latest_game_as_a_record(tmp_path, capsys):
+    with Journal.open(tmp_path) as journal:
+        journal.start("res-arcana", {"players": ["Old"]})
+        game = journal.start("res-arcana", SETUP)
+        journal.append(game, {"player": 0, "action": "pass"})
+    assert cli.main(["export", "--state-dir", str(tmp_path)]) == 0
+    header, action = capsys.readouterr().out.splitlines()
+    assert json.loads(header)["setup"] == SETUP
+    assert json.loads(action) == {"player": 0, "action": "pass"}
+
+
+def test_export_a_named_game_to_a_file(tmp_path):
+    with Journal.open(tmp_path) as journal:
+        first = journal.start("res-arcana", {"players": ["Old"]})
+        journal.start("res-arcana", SETUP)
+    out = tmp_path / "first.jsonl"
+    assert cli.main(["export", str(first), "-o", str(out), "--state-dir", str(tmp_path)]) == 0
+    assert json.loads(out.read_text().splitlines()[0])["setup"] == {"players": ["Old"]}
+
+
+def test_export_of_an_unknown_game_says_so(tmp_path, capsys):
+    with Journal.open(tmp_path) as journal:
+        journal.start("res-arcana", SETUP)
+    assert cli.main(["export", "9", "--state-dir", str(tmp_path)]) == 2
+    assert "no game 9" in capsys.readouterr().err
+
+
+def test_export_of_an_empty_journal_says_so(tmp_path, capsys):
+    assert cli.main(["export", "--state-dir", str(tmp_path)]) == 2
+    assert "no game yet" in capsys.readouterr().err
+
+
+def test_history_lists_winners_and_scores(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("ARCANA_TABLE_STATE_DIR", str(tmp_path))
+    with Journal.open(tmp_path) as journal:
+        done = journal.start("res-arcana", SETUP)
+        journal.finish(
+            done,
+            {
+                "round": 6,
+                "winners": ["Ann"],
+                "players": [{"name": "Ann", "vp": 11}, {"name": "Ben", "vp": 8}],
+            },
+        )
+        journal.start("arcana", SETUP)
+    assert cli.main(["history"]) == 0
+    first, second = capsys.readouterr().out.splitlines()
+    assert "won by Ann (Ann 11, Ben 8) in round 6" in first
+    assert "in progress" in second
