@@ -119,7 +119,6 @@ class RecordingSerial:
 class _Attached:
     chip: OledChip
     meter: BusMeter
-    plugged: bool = True
 
 
 class EmulatedI2CBus:
@@ -129,6 +128,7 @@ class EmulatedI2CBus:
         self.number = number
         self.meter = BusMeter(clock_hz)
         self.devices: dict[int, _Attached] = {}
+        self.unplugged: set[int] = set()  # may name an address before its chip is attached
         self.closed = False
 
     def attach(self, address: int, chip: OledChip) -> BusMeter:
@@ -140,10 +140,10 @@ class EmulatedI2CBus:
 
     def unplug(self, address: int) -> None:
         """The device stops answering: its next transfer fails with EREMOTEIO (a NACK)."""
-        self.devices[address].plugged = False
+        self.unplugged.add(address)
 
     def plug(self, address: int) -> None:
-        self.devices[address].plugged = True
+        self.unplugged.discard(address)
 
     # smbus2 calls used by luma.core.interface.serial.i2c
     def write_i2c_block_data(self, i2c_addr: int, register: int, data, force=None) -> None:
@@ -160,7 +160,7 @@ class EmulatedI2CBus:
         # The address byte goes out (and costs time) whether or not anyone answers.
         self.meter.i2c_write(len(payload) - 1)
         device = self.devices.get(address)
-        if device is None or not device.plugged:
+        if device is None or address in self.unplugged:
             raise OSError(errno.EREMOTEIO, f"no answer from 0x{address:02X} on i2c-{self.number}")
         device.meter.i2c_write(len(payload) - 1)
         control, body = payload[0], payload[1:]

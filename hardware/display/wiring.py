@@ -60,7 +60,7 @@ def open_display(spec: DisplaySpec, wiring: EmulatedWiring | None = None, **opti
     """
     driver = DRIVERS.get(spec.chip)
     if driver is None:
-        raise DisplayWiringError(f"{spec.name}: unknown chip {spec.chip!r}")
+        raise ValueError(f"{spec.name}: unknown chip {spec.chip!r}; expected ssd1306 or sh1106")
     chip = meter = None
     if wiring is None:
         open_serial = _real_serial(spec)
