@@ -1,0 +1,360 @@
+"""Card catalogs (house rules [1], [2], [9]): the printed values of one copy of the game.
+
+The real cards' values are not public, so an owner enters their copy once as a TOML file with
+the structure of the catalog object in `../shared/spec/records.md`. Loading checks everything
+and reports every problem at once, each naming the card and the field:
+
+    catalog = load_catalog("sample")            # the shipped, made-up sample deck
+    catalog = load_catalog("my_copy.toml")      # an owner's file
+    catalog.cards["m_agent_07"].arcana["political"]
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+ARCANA = ("military", "political", "spiritual", "financial")
+KINDS = ("base", "agent", "location", "relic", "game_end", "militia", "task")
+PLAYABLE = ("agent", "location", "relic")
+EFFECTS = ("none", "swap_stakes", "move_agent")
+GUILD_NAMES = {
+    "blades": "Blades",
+    "ferrymen": "Ferrymen",
+    "thieves": "Thieves",
+    "usurers": "Usurers",
+}
+# House rule [2]: the default arcanum in which each guild wins ties.
+DEFAULT_TIE_ARCANUM = {
+    "blades": "military",
+    "ferrymen": "political",
+    "thieves": "spiritual",
+    "usurers": "financial",
+}
+GUILD_CARDS = {"base": 1, "agent": 9, "location": 1, "relic": 1}
+PILE_SIZE = 12
+MOST_PILES = 5  # 2 and 4 players play with 5 stakes (house rule [3])
+TASK_VP = 6
+CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
+
+
+class CatalogError(ValueError):
+    """A catalog that cannot be played; `problems` lists every sentence, one per fault."""
+
+    def __init__(self, problems: list[str], source: str = "catalog") -> None:
+        self.problems = problems
+        self.source = source
+        super().__init__(f"{source}: " + "; ".join(problems))
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of the catalog; fields that do not apply to its kind are None."""
+
+    id: str
+    kind: str
+    vp: int
+    name: str
+    guild: str | None = None
+    main: str | None = None
+    fief: str | None = None
+    arcana: dict[str, int] | None = None
+    effect: str | None = None
+    count: int | None = None
+
+    @property
+    def is_market(self) -> bool:
+        return self.main is not None
+
+    @property
+    def threshold(self) -> int:
+        """The strength needed to win this market card: its value in the main arcanum."""
+        assert self.main is not None and self.arcana is not None
+        return self.arcana[self.main]
+
+    def value(self, arcanum: str) -> int:
+        return self.arcana[arcanum] if self.arcana else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Guild:
+    id: str
+    name: str
+    tie_arcanum: str
+
+
+@dataclass(frozen=True, eq=False)
+class Catalog:
+    """A validated catalog: cards by id and the lists the rules and the screens need."""
+
+    name: str
+    guilds: dict[str, Guild]
+    cards: dict[str, Card]
+    source: Any  # what was loaded: a shipped name or the catalog object itself
+    market: tuple[str, ...] = field(default=())
+    militia: tuple[str, ...] = field(default=())
+    tasks: tuple[str, ...] = field(default=())
+    game_end: str = "game_end"
+
+    def guild_cards(self, guild: str) -> list[Card]:
+        return [card for card in self.cards.values() if card.guild == guild]
+
+    def base_of(self, guild: str) -> str:
+        return next(c.id for c in self.guild_cards(guild) if c.kind == "base")
+
+    def kind(self, card_id: str) -> str:
+        return self.cards[card_id].kind
+
+    def card_name(self, card_id: str) -> str:
+        card = self.cards.get(card_id)
+        return card.name if card else card_id
+
+    def fiefs(self) -> list[str]:
+        return sorted({self.cards[c].fief or "" for c in self.market})
+
+    def to_object(self) -> dict[str, Any]:
+        """The catalog object of the spec (round-trips through `load_catalog`)."""
+        cards = []
+        for card in self.cards.values():
+            entry: dict[str, Any] = {"id": card.id, "kind": card.kind, "vp": card.vp}
+            for key in ("name", "guild", "main", "fief", "effect", "count"):
+                if getattr(card, key) is not None:
+                    entry[key] = getattr(card, key)
+            if card.arcana is not None:
+                entry["arcana"] = dict(card.arcana)
+            cards.append(entry)
+        guilds = {
+            g.id: {"name": g.name, "tie_arcanum": g.tie_arcanum} for g in self.guilds.values()
+        }
+        return {"name": self.name, "guilds": guilds, "cards": cards}
+
+
+def load_catalog(source: str | Path | dict[str, Any] | Catalog) -> Catalog:
+    """A validated Catalog from a shipped name ("sample"), a TOML path or a catalog object.
+
+    Raises CatalogError listing every problem (each names the card and the field).
+    """
+    if isinstance(source, Catalog):
+        return source
+    if isinstance(source, dict):
+        return parse_catalog(source, source)
+    text = str(source)
+    if "/" not in text and "\\" not in text and not text.endswith(".toml"):
+        if not (CATALOG_DIR / f"{text}.toml").is_file():
+            shipped = ", ".join(sorted(p.stem for p in CATALOG_DIR.glob("*.toml")))
+            raise CatalogError([f'no shipped catalog named "{text}" (shipped: {shipped})'], text)
+        return _shipped(text)
+    return _from_file(Path(text), text)
+
+
+@lru_cache(maxsize=8)
+def _shipped(name: str) -> Catalog:
+    catalog = _from_file(CATALOG_DIR / f"{name}.toml", name)
+    return Catalog(**{**_fields(catalog), "source": name})
+
+
+def _fields(catalog: Catalog) -> dict[str, Any]:
+    return {k: getattr(catalog, k) for k in catalog.__dataclass_fields__}
+
+
+def _from_file(path: Path, label: str) -> Catalog:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise CatalogError([f"cannot read the file ({err.strerror})"], label) from None
+    except UnicodeDecodeError:
+        raise CatalogError(["the file is not UTF-8 text"], label) from None
+    except tomllib.TOMLDecodeError as err:
+        raise CatalogError([f"not valid TOML ({err})"], label) from None
+    catalog = parse_catalog(data, None, label)
+    return Catalog(**{**_fields(catalog), "source": catalog.to_object()})
+
+
+def parse_catalog(data: Any, source: Any, label: str = "catalog") -> Catalog:
+    """Validate a catalog object (already parsed TOML or JSON) and build the Catalog."""
+    problems: list[str] = []
+    if not isinstance(data, dict):
+        raise CatalogError(["a catalog is a table with name, guilds and cards"], label)
+    name = data.get("name")
+    if not isinstance(name, str) or not name:
+        problems.append("missing value for the catalog's name")
+        name = label
+    guilds = _parse_guilds(data.get("guilds"), problems)
+    raw_cards = data.get("cards")
+    if not isinstance(raw_cards, list) or not raw_cards:
+        problems.append("missing value for cards (an array of card tables)")
+        raw_cards = []
+    cards: dict[str, Card] = {}
+    first_seen: dict[str, int] = {}
+    for number, raw in enumerate(raw_cards, start=1):
+        card = _parse_card(raw, number, guilds, problems)
+        if card is None:
+            continue
+        if card.id in cards:
+            problems.append(f'duplicate id "{card.id}" (cards {first_seen[card.id]} and {number})')
+            continue
+        cards[card.id] = card
+        first_seen[card.id] = number
+    _check_totals(cards, guilds, problems)
+    if problems:
+        raise CatalogError(problems, label)
+    return Catalog(
+        name=name,
+        guilds=guilds,
+        cards=cards,
+        source=source,
+        market=tuple(sorted(c.id for c in cards.values() if c.is_market)),
+        militia=tuple(sorted(c.id for c in cards.values() if c.kind == "militia")),
+        tasks=tuple(sorted(c.id for c in cards.values() if c.kind == "task")),
+        game_end=next(c.id for c in cards.values() if c.kind == "game_end"),
+    )
+
+
+def _parse_guilds(raw: Any, problems: list[str]) -> dict[str, Guild]:
+    if not isinstance(raw, dict) or not raw:
+        problems.append("missing value for guilds (a table per guild)")
+        return {}
+    guilds = {}
+    for gid, entry in raw.items():
+        entry = entry if isinstance(entry, dict) else {}
+        tie = entry.get("tie_arcanum", DEFAULT_TIE_ARCANUM.get(gid))
+        if tie is None:
+            problems.append(f'guild "{gid}": missing value for tie_arcanum')
+        elif tie not in ARCANA:
+            problems.append(f'guild "{gid}": unknown arcanum "{tie}" in tie_arcanum')
+        label = entry.get("name", GUILD_NAMES.get(gid, gid.replace("_", " ").title()))
+        guilds[gid] = Guild(gid, str(label), tie if tie in ARCANA else "military")
+    return guilds
+
+
+def _parse_card(
+    raw: Any, number: int, guilds: dict[str, Guild], problems: list[str]
+) -> Card | None:
+    if not isinstance(raw, dict):
+        problems.append(f"card {number}: a card is a table with id, kind and vp")
+        return None
+    cid = raw.get("id")
+    if not isinstance(cid, str) or not cid:
+        problems.append(f"card {number}: missing value for id")
+        return None
+    where = f'card "{cid}"'
+    kind = raw.get("kind")
+    if kind not in KINDS:
+        if kind is None:
+            problems.append(f"{where}: missing value for kind")
+        else:
+            problems.append(f'{where}: unknown kind "{kind}" in kind (one of {", ".join(KINDS)})')
+        return None
+    vp = _count(raw, "vp", where, problems)
+    guild = raw.get("guild")
+    main = raw.get("main")
+    if guild is not None and guild not in guilds:
+        problems.append(f'{where}: unknown guild "{guild}" in guild')
+    if main is not None and main not in ARCANA:
+        problems.append(f'{where}: unknown arcanum "{main}" in main')
+    arcana = None
+    if kind in PLAYABLE or kind == "militia":
+        arcana = _parse_arcana(raw.get("arcana"), where, problems)
+    if kind in PLAYABLE:
+        if guild is None and main is None:
+            problems.append(f"{where}: missing value for guild (guild card) or main (market card)")
+        if guild is not None and main is not None:
+            problems.append(f"{where}: a card has either guild or main, not both")
+    elif kind == "base" and guild is None:
+        problems.append(f"{where}: missing value for guild")
+    elif kind not in ("base",) and (guild is not None or main is not None):
+        problems.append(f"{where}: a {kind} card has no guild and no main")
+    fief = raw.get("fief")
+    if (main is not None or kind == "task") and (not isinstance(fief, str) or not fief):
+        problems.append(f"{where}: missing value for fief")
+    if main in ARCANA and arcana is not None and arcana.get(main, 1) < 1:
+        problems.append(f"{where}: the main arcanum {main} must be at least 1 in arcana.{main}")
+    effect = raw.get("effect")
+    if kind == "location":
+        if effect is None:
+            problems.append(f"{where}: missing value for effect (one of {', '.join(EFFECTS)})")
+        elif effect not in EFFECTS:
+            problems.append(
+                f'{where}: unknown location effect "{effect}" in effect '
+                f"(one of {', '.join(EFFECTS)})"
+            )
+    count = _count(raw, "count", where, problems, minimum=1) if kind == "task" else None
+    name = raw.get("name")
+    return Card(
+        id=cid,
+        kind=kind,
+        vp=vp,
+        name=name if isinstance(name, str) and name else _default_name(cid),
+        guild=guild if isinstance(guild, str) else None,
+        main=main if isinstance(main, str) else None,
+        fief=fief if isinstance(fief, str) and (main is not None or kind == "task") else None,
+        arcana=arcana,
+        effect=effect if kind == "location" else None,
+        count=count,
+    )
+
+
+def _count(raw: dict, key: str, where: str, problems: list[str], minimum: int = 0) -> int:
+    value = raw.get(key)
+    if value is None:
+        problems.append(f"{where}: missing value for {key}")
+        return minimum
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        problems.append(f"{where}: {key} must be a whole number >= {minimum}, not {value!r}")
+        return minimum
+    return value
+
+
+def _parse_arcana(raw: Any, where: str, problems: list[str]) -> dict[str, int]:
+    if not isinstance(raw, dict):
+        problems.append(f"{where}: missing value for arcana ({', '.join(ARCANA)})")
+        return dict.fromkeys(ARCANA, 0)
+    for key in raw:
+        if key not in ARCANA:
+            problems.append(f'{where}: unknown arcanum "{key}" in arcana')
+    values = {}
+    for arcanum in ARCANA:
+        value = raw.get(arcanum)
+        if value is None:
+            problems.append(f"{where}: missing value for arcana.{arcanum}")
+            value = 0
+        elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            problems.append(f"{where}: arcana.{arcanum} must be a whole number >= 0, not {value!r}")
+            value = 0
+        values[arcanum] = value
+    return values
+
+
+def _check_totals(cards: dict[str, Card], guilds: dict[str, Guild], problems: list[str]) -> None:
+    for gid in guilds:
+        have = Counter(c.kind for c in cards.values() if c.guild == gid)
+        if any(have[kind] != n for kind, n in GUILD_CARDS.items()) or sum(have.values()) != 12:
+            shown = ", ".join(f"{have[kind]} {kind}" for kind in GUILD_CARDS)
+            problems.append(
+                f'guild "{gid}": needs exactly 1 base + 9 agent + 1 location + 1 relic, has {shown}'
+            )
+    if len(guilds) < 2:
+        problems.append(f"guilds: a game needs at least 2 guilds, the catalog has {len(guilds)}")
+    market = [c for c in cards.values() if c.is_market]
+    if len(market) < MOST_PILES * PILE_SIZE:
+        problems.append(
+            f"too few market cards for the piles: {len(market)}, "
+            f"need {MOST_PILES * PILE_SIZE} ({MOST_PILES} piles of {PILE_SIZE})"
+        )
+    ends = [c.id for c in cards.values() if c.kind == "game_end"]
+    if len(ends) != 1:
+        problems.append(f"cards: need exactly 1 game_end card, found {len(ends)}")
+    fiefs = {c.fief for c in market}
+    for task in (c for c in cards.values() if c.kind == "task"):
+        if task.fief is not None and fiefs and task.fief not in fiefs:
+            problems.append(
+                f'card "{task.id}": unknown fief "{task.fief}" in fief (no market card)'
+            )
+
+
+def _default_name(card_id: str) -> str:
+    return card_id.replace("_", " ").capitalize()

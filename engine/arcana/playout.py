@@ -1,0 +1,128 @@
+"""Whole games for benchmarks, tests and tuning: random players and a greedy "sensible" bot.
+
+Reveals come from piles shuffled with the same seeded `rng` (the game-end card among the
+free-trade pile's last 5), exactly as a table would turn them up.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.arcana import rules
+from engine.arcana.actions import encode_action
+from engine.arcana.catalog import load_catalog
+from engine.arcana.setup import VARIANTS, deal_piles, initial_state, random_setup
+from engine.arcana.state import Action, State
+from engine.arcana.view import pending
+from engine.protocol import Rejection
+
+MAX_ROUNDS = 60  # a playout stops here and reports finished False
+
+
+def random_playout(
+    rng: random.Random,
+    players: int,
+    variant: str | None = None,
+    policy: str = "random",
+    record: bool = False,
+) -> dict[str, Any]:
+    """Play one complete game; returns actions, rounds, finished (and setup + lines if
+    `record`). `variant` None picks basic or advanced at random; `policy` is "random"
+    (uniform legal actions) or "sensible" (`sensible_action`)."""
+    variant = variant or rng.choice(VARIANTS)
+    piles = deal_piles(rng, load_catalog("sample"), players)
+    setup = random_setup(rng, players, variant, piles)
+    state = initial_state(setup)
+    drawn = [1] * len(piles)
+    lines: list[dict[str, Any]] = []
+    actions = 0
+    while state.phase != "over" and state.round <= MAX_ROUNDS:
+        waiting = pending(state)
+        if waiting.kind == "reveal":
+            stake = waiting.stake
+            assert stake is not None
+            action = Action("reveal", None, piles[stake][drawn[stake]], stake)
+            drawn[stake] += 1
+        elif policy == "sensible":
+            action = sensible_action(state, rng)
+        else:
+            action = rng.choice(rules.legal_actions(state))
+        outcome = rules.apply(state, action)
+        assert not isinstance(outcome, Rejection), (action, outcome)
+        state = outcome.state
+        actions += 1
+        if record:
+            lines.append(encode_action(action))
+    out: dict[str, Any] = {
+        "actions": actions,
+        "rounds": state.round,
+        "finished": state.phase == "over",
+        "variant": variant,
+    }
+    if record:
+        out["setup"] = setup
+        out["lines"] = lines
+        out["state"] = state
+    return out
+
+
+def sensible_action(state: State, rng: random.Random) -> Action:
+    """A greedy player: bribe when the bribe wins, place an agent where it takes (or keeps)
+    the lead at or above the threshold, put militia where it helps most, else pass the least
+    useful card. Never stashes. Looks only at what its seat may see, except that it counts
+    face-down agents of others at their printed value (a slightly cheating estimate)."""
+    options = [a for a in rules.legal_actions(state) if a.kind != "stash"]
+    player = options[0].player
+    assert player is not None
+    scored = [(_worth(state, player, action), i) for i, action in enumerate(options)]
+    best = max(score for score, _ in scored)
+    return options[rng.choice([i for score, i in scored if score == best])]
+
+
+def _worth(state: State, player: int, action: Action) -> float:
+    cards = state.catalog.cards
+    if action.kind == "bribe":
+        stake = state.stakes[action.stake or 0]
+        market = cards[stake.market or ""]
+        value = cards[action.card].value("financial") + sum(
+            cards[c].value("financial") for c, _ in stake.agents[player]
+        )
+        return 10 + market.vp if value >= market.value("financial") else -5
+    if action.kind in ("agent", "militia"):
+        return _placement_worth(state, player, action.card, action.stake or 0)
+    if action.kind == "location":
+        return 0.5 if not action.params else -1
+    if action.kind == "discard":
+        card = cards[action.card]
+        if card.kind == "relic" and state.variant == "advanced":
+            return 1
+        return 0.2 if card.kind == "location" else 0
+    return -10
+
+
+def _placement_worth(state: State, player: int, card_id: str, stake_no: int) -> float:
+    cards = state.catalog.cards
+    stake = state.stakes[stake_no]
+    market = cards[stake.market or ""]
+    arcanum = market.main or "military"
+    add = cards[card_id].value(arcanum)
+    if add == 0:
+        return -1
+    mine = sum(cards[c].value(arcanum) for c, _ in stake.agents[player])
+    rivals = max(
+        (
+            sum(cards[c].value(arcanum) for c, _ in side)
+            for p, side in enumerate(stake.agents)
+            if p != player
+        ),
+        default=0,
+    )
+    threshold = market.threshold
+    if mine >= threshold and mine > rivals:
+        return 0.1  # already winning: do not pile on
+    after = mine + add
+    if after >= threshold and after > rivals:
+        # Win it with the least overshoot; prize by VP, fewer agents tied up is better.
+        return 5 + market.vp - 0.3 * (after - threshold)
+    return 1 + add / max(1, threshold + rivals - mine)
