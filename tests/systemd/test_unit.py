@@ -1,0 +1,202 @@
+"""The service unit, checked with the machine's own systemd tools (systemd 252 on CI).
+
+`systemd-analyze security --offline=yes` scores the hardening; `systemd-analyze verify`
+runs against a throwaway root holding the unit, a stand-in `arcana-table` executable and a
+copy of the system's units (verify insists that ExecStart= exists and that the targets the
+unit names are loadable); `systemd-sysusers --root` creates the service user in a throwaway
+/etc. Nothing touches the real system.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+UNIT = ROOT / "systemd" / "arcana-table.service"
+SYSUSERS = ROOT / "systemd" / "arcana-table.sysusers"
+README = ROOT / "systemd" / "README.md"
+PI_SETUP = ROOT / "docs" / "pi-setup.md"
+EXPOSURE_LIMIT = 1.0
+EXECUTABLE = "/opt/arcana-table/bin/arcana-table"
+
+
+def systemd_tool(name: str) -> str:
+    path = shutil.which(name)
+    assert path, f"{name} (systemd) is needed to check the unit: apt install systemd"
+    return path
+
+
+def unit_settings(text: str) -> dict[str, list[str]]:
+    """`Section.Key` -> values in order (systemd keys may repeat, configparser cannot)."""
+    settings: dict[str, list[str]] = {}
+    section = ""
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1]
+            continue
+        key, _, value = line.partition("=")
+        settings.setdefault(f"{section}.{key.strip()}", []).append(value.strip())
+    return settings
+
+
+def security(unit: Path) -> tuple[float, str]:
+    done = subprocess.run(
+        [systemd_tool("systemd-analyze"), "security", "--offline=yes", "--no-pager", str(unit)],
+        capture_output=True,
+        text=True,
+    )
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout)
+    assert found, done.stdout + done.stderr
+    return float(found.group(1)), done.stdout
+
+
+def flagged_settings(report: str) -> list[str]:
+    """The settings the security report marks with ✗ (each costs exposure)."""
+    return [line.split()[1].split("=")[0] for line in report.splitlines() if line.startswith("✗")]
+
+
+@pytest.fixture
+def fake_root(tmp_path) -> Path:
+    """A root holding the unit, a stand-in executable and a copy of the system's units."""
+    units = Path("/usr/lib/systemd/system")
+    assert units.is_dir(), "systemd's unit directory /usr/lib/systemd/system is missing"
+    shutil.copytree(units, tmp_path / "usr/lib/systemd/system", symlinks=True)
+    (tmp_path / "etc/systemd/system").mkdir(parents=True)
+    shutil.copy(UNIT, tmp_path / "etc/systemd/system" / UNIT.name)
+    executable = tmp_path / EXECUTABLE.lstrip("/")
+    executable.parent.mkdir(parents=True)
+    executable.write_text("#!/bin/sh\n")
+    executable.chmod(0o755)
+    return tmp_path
+
+
+def verify(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [systemd_tool("systemd-analyze"), "verify", f"--root={root}", UNIT.name],
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_exposure_is_at_most_one():
+    exposure, report = security(UNIT)
+    assert exposure <= EXPOSURE_LIMIT, report
+    threshold = subprocess.run(
+        [
+            systemd_tool("systemd-analyze"),
+            "security",
+            "--offline=yes",
+            f"--threshold={int(EXPOSURE_LIMIT * 10)}",
+            str(UNIT),
+        ],
+        capture_output=True,
+    )
+    assert threshold.returncode == 0
+
+
+def test_the_score_would_catch_a_unit_without_hardening(tmp_path):
+    bare = tmp_path / UNIT.name
+    bare.write_text(f"[Service]\nType=notify\nExecStart={EXECUTABLE} run\n")
+    exposure, _ = security(bare)
+    assert exposure > EXPOSURE_LIMIT
+
+
+def test_every_setting_the_analysis_flags_is_explained_in_the_readme():
+    _, report = security(UNIT)
+    flagged = flagged_settings(report)
+    assert flagged, "the report lists no ✗ lines: its format changed, update this test"
+    readme = README.read_text(encoding="utf-8")
+    unexplained = [name for name in flagged if f"`{name}" not in readme]
+    assert unexplained == []
+
+
+def test_verify_finds_nothing_to_complain_about(fake_root):
+    done = verify(fake_root)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout + done.stderr == ""
+
+
+def test_verify_would_catch_a_mistyped_setting(fake_root):
+    unit = fake_root / "etc/systemd/system" / UNIT.name
+    unit.write_text(unit.read_text().replace("KillSignal=SIGTERM", "KillSignal=SIGTREM"))
+    assert "SIGTREM" in verify(fake_root).stderr
+
+
+def test_verify_would_catch_a_missing_executable(fake_root):
+    (fake_root / EXECUTABLE.lstrip("/")).unlink()
+    done = verify(fake_root)
+    assert done.returncode != 0
+    assert "is not executable" in done.stderr
+
+
+def test_the_service_is_notify_type_with_a_watchdog_and_restart():
+    settings = unit_settings(UNIT.read_text(encoding="utf-8"))
+    assert settings["Service.Type"] == ["notify"]
+    assert settings["Service.NotifyAccess"] == ["main"]
+    assert int(settings["Service.WatchdogSec"][0]) > 0
+    assert settings["Service.Restart"] == ["on-failure"]
+    assert settings["Service.KillSignal"] == ["SIGTERM"]
+    assert settings["Service.TimeoutStopSec"] == ["5"]
+    assert settings["Install.WantedBy"] == ["multi-user.target"]
+
+
+def test_the_service_runs_the_table_from_the_venv_with_its_state_directory():
+    settings = unit_settings(UNIT.read_text(encoding="utf-8"))
+    (command,) = settings["Service.ExecStart"]
+    assert command.split() == [
+        EXECUTABLE,
+        "run",
+        "--profile",
+        "/etc/arcana-table/profile.toml",
+        "--state-dir",
+        "${STATE_DIRECTORY}",
+    ]
+    assert settings["Service.StateDirectory"] == ["arcana-table"]
+    assert settings["Service.WorkingDirectory"] == ["/var/lib/arcana-table"]
+    # The build guide installs the venv where ExecStart= looks for it.
+    guide = PI_SETUP.read_text(encoding="utf-8")
+    assert "python3 -m venv" in guide
+    assert EXECUTABLE.removesuffix("/bin/arcana-table") in guide
+
+
+def test_the_service_user_is_in_the_device_groups_and_may_open_only_their_devices():
+    settings = unit_settings(UNIT.read_text(encoding="utf-8"))
+    assert settings["Service.User"] == ["arcana-table"]
+    assert set(settings["Service.SupplementaryGroups"][0].split()) == {"gpio", "i2c", "spi"}
+    assert settings["Service.DevicePolicy"] == ["closed"]
+    allowed = {entry.split()[0] for entry in settings["Service.DeviceAllow"]}
+    assert {"char-i2c", "char-spi", "char-gpiochip"} <= allowed
+    assert "char-rpi-gpiomem" in allowed and "char-bcm2835-gpiomem" in allowed
+
+
+def test_sysusers_creates_the_user_in_gpio_i2c_and_spi(tmp_path):
+    etc = tmp_path / "etc"
+    (etc / "sysusers.d").mkdir(parents=True)
+    shutil.copy(SYSUSERS, etc / "sysusers.d" / "arcana-table.conf")
+    (etc / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    # As on Raspberry Pi OS: the groups exist, the first user is in them.
+    (etc / "group").write_text("root:x:0:\ngpio:x:997:pi\ni2c:x:998:pi\nspi:x:999:pi\n")
+    done = subprocess.run(
+        [systemd_tool("systemd-sysusers"), f"--root={tmp_path}", "arcana-table.conf"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    passwd = (etc / "passwd").read_text().splitlines()
+    users = {line.split(":")[0]: line.split(":") for line in passwd}
+    assert users["arcana-table"][5] == "/var/lib/arcana-table"
+    assert users["arcana-table"][6] == "/usr/sbin/nologin"
+    members = {
+        line.split(":")[0]: line.split(":")[3].split(",")
+        for line in (etc / "group").read_text().splitlines()
+    }
+    for group in ("gpio", "i2c", "spi"):
+        assert sorted(members[group]) == ["arcana-table", "pi"]
