@@ -125,4 +125,6 @@ def _placement_worth(state: State, player: int, card_id: str, stake_no: int) -> 
     if after >= threshold and after > rivals:
         # Win it with the least overshoot; prize by VP, fewer agents tied up is better.
         return 5 + market.vp - 0.3 * (after - threshold)
-    return 1 + add / max(1, threshold + rivals - mine)
+    gap = max(threshold, rivals + 1) - after
+    # Close enough to finish next turn: worth building; otherwise keep the agent at home.
+    return 1 + add / (1 + gap) if gap <= 2 else -0.5

@@ -8,14 +8,14 @@ that lives only inside one `apply` and is frozen again at the end (house rules [
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from engine.arcana.catalog import Catalog
 
 FREE = "free"
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One record line: a player's action or a table event (`reveal`, player None).
 
     `params` holds a location's parameters as sorted (name, value) pairs.
