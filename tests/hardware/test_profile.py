@@ -1,0 +1,156 @@
+"""Table profiles: the shipped ones load; every mistake is named with its line."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from hardware.profile import ProfileError, load_profile, parse_profile, profile_names
+
+
+def problems(text: str) -> list[str]:
+    with pytest.raises(ProfileError) as raised:
+        parse_profile(textwrap.dedent(text), source="t.toml")
+    return str(raised.value).splitlines()
+
+
+def test_the_shipped_profiles_load_by_name_and_match_the_repository_copies(repo_root):
+    assert profile_names() == ["full-table", "minimal"]
+    for name in profile_names():
+        shipped = repo_root / "hardware" / "profiles" / f"{name}.toml"
+        assert (repo_root / "profiles" / f"{name}.toml").read_text() == shipped.read_text()
+        assert load_profile(repo_root / "profiles" / f"{name}.toml") == load_profile(name)
+
+
+def test_the_full_table_has_five_pads_six_screens_three_buttons_and_a_buzzer():
+    table = load_profile("full-table")
+    assert [r.role for r in table.readers] == [f"stake-{n}" for n in range(5)]
+    assert {r.interface for r in table.readers} == {"spi"}
+    assert len({r.cs for r in table.readers}) == 5
+    assert [d.role for d in table.displays] == [*(f"stake-{n}" for n in range(5)), "status"]
+    # each display behind the multiplexer is on its channel's own kernel bus
+    assert [d.bus for d in table.displays] == [22, 23, 24, 25, 26, 27]
+    assert [b.role for b in table.buttons] == ["undo", "select", "ok"]
+    assert table.buzzer.pin == 12
+    assert table.one_field_at_a_time
+
+
+def test_the_minimal_table_has_one_pad_one_screen_three_buttons():
+    table = load_profile("minimal")
+    assert (len(table.readers), len(table.displays), len(table.buttons)) == (1, 1, 3)
+    assert table.readers[0].where == "i2c-1 0x24"
+    assert table.buzzer is None
+
+
+def test_a_duplicate_pin_names_both_users_and_lines():
+    assert problems("""
+        [[buttons]]
+        role = "undo"
+        pin = 17
+
+        [[buttons]]
+        role = "ok"
+        pin = 17
+        """) == ["t.toml line 8: duplicate pin GPIO17: button ok pin and button undo pin at line 4"]
+
+
+def test_an_unknown_role_lists_the_roles():
+    (line,) = problems("""
+        [[readers]]
+        role = "stake-9"
+        cs = 5
+        """)
+    assert line.startswith("t.toml line 3: role 'stake-9' is not one of stake-0, stake-1")
+
+
+def test_two_devices_on_one_address_are_refused():
+    assert problems("""
+        [[readers]]
+        role = "main"
+        interface = "i2c"
+        address = 0x3C
+
+        [[displays]]
+        role = "main"
+        address = 0x3C
+        """) == [
+        "t.toml line 9: two devices on one address: display main and reader main at line 5 "
+        "are both at 0x3C on i2c-1"
+    ]
+
+
+def test_a_device_on_the_parent_bus_clashes_with_one_behind_the_multiplexer():
+    lines = problems("""
+        [mux]
+        kernel_buses = [22, 23, 24, 25, 26, 27, 28, 29]
+
+        [[displays]]
+        role = "status"
+        address = 0x3C
+
+        [[displays]]
+        role = "stake-0"
+        mux_channel = 3
+        address = 0x3C
+
+        [[displays]]
+        role = "stake-1"
+        mux_channel = 4
+        address = 0x3C
+        """)
+    # the same address on two channels is what the multiplexer is for; not on its parent bus
+    assert lines == [
+        f"t.toml line {line}: two devices on one address: display {role} and display status "
+        "at line 7 are both at 0x3C on i2c-1"
+        for line, role in ((12, "stake-0"), (17, "stake-1"))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ('[[displays]]\nrole = "main"\nheight = 48\n', "line 3: height 48 is not one of 64, 32"),
+        ("[table]\nabsence_s = -1\n", "line 2: absence_s -1.0 is outside 0.0..10.0"),
+        ('[table]\nabsence_s = "long"\n', "line 2: absence_s must be a number, not 'long'"),
+        ('[[buttons]]\nrole = "ok"\npin = 40\n', "line 3: pin GPIO40 is not a usable GPIO"),
+        ('[[displays]]\nrole = "main"\n[[buttons]]\nrole = "ok"\npin = 2\n',
+         "line 5: duplicate pin GPIO2: button ok pin and I2C1 SDA"),
+        ('[[readers]]\nrole = "main"\ncs = 10\n', "line 3: duplicate pin GPIO10: reader main "
+                                                  "cs and SPI0 MOSI"),
+        ('[[readers]]\nrole = "main"\n', "line 1: [readers] needs 'cs'"),
+        ('[[buttons]]\nrole = "ok"\npin = 5\ncolour = 1\n', "line 4: unknown setting 'colour'"),
+        ("[lights]\non = true\n", "line 1: unknown section 'lights'"),
+        ("[table\n", "line 1: not TOML"),
+        ('[[readers]]\nrole = "main"\ninterface = "i2c"\nmux_channel = 2\n',
+         "line 4: reader main is on multiplexer channel 2, but no [mux] is on i2c-1"),
+        ('[mux]\n[[displays]]\nrole = "main"\nmux_channel = 1\n',
+         "line 4: display main is behind the multiplexer, which needs kernel_buses"),
+        ('[mux]\nkernel_buses = [1, 2]\n', "line 2: kernel_buses must list 8 different"),
+        ('[[readers]]\nrole = "main"\ncs = 5\n[[readers]]\nrole = "main"\ncs = 6\n',
+         "line 4: two readers have role 'main' (first at line 1)"),
+    ],
+)  # fmt: skip
+def test_bad_values_are_named_with_their_line(body, expected):
+    lines = problems(body)
+    assert any(line.startswith(f"t.toml {expected}") for line in lines), lines
+
+
+def test_every_problem_is_reported_at_once():
+    lines = problems("""
+        [[buttons]]
+        role = "jump"
+        pin = 17
+
+        [[displays]]
+        role = "main"
+        rotate = 1
+        """)
+    assert [line.split(":")[0] for line in lines] == ["t.toml line 3", "t.toml line 8"]
+
+
+def test_an_unknown_profile_name_lists_the_shipped_ones():
+    with pytest.raises(
+        ProfileError, match="bigtable: no such profile; shipped: full-table, minimal"
+    ):
+        load_profile("bigtable")
