@@ -14,6 +14,7 @@ The event loop uses it like this::
             ... handle it ...
             service.tick()                   # pings the watchdog when half its interval is up
         report = service.shutdown([("save", journal.close), ("screens", screens.show_saved)])
+    service.close()
 
 A loop that hangs stops pinging, and systemd restarts the service (WatchdogSec= in the unit).
 """
@@ -255,7 +256,11 @@ class StopRequest:
         self.signal = signum
         self._event.set()
         for callback in self._callbacks:
-            callback()
+            try:
+                callback()
+            except Exception:
+                # Raised from a signal handler, it would surface at a random line of the loop.
+                log.exception("stop callback %r failed", callback)
 
     def on_request(self, callback: Callable[[], object]) -> None:
         """Calls `callback` once when a stop is requested (from the signal handler)."""
@@ -394,6 +399,10 @@ class Service:
         """How long the loop may block waiting for an event: `longest`, or less if a ping is due."""
         due = self.watchdog.seconds_until_due()
         return longest if due is None else min(longest, due)
+
+    def close(self) -> None:
+        """Closes the socket to systemd (the loop is over)."""
+        self.notifier.close()
 
     def shutdown(
         self, steps: Iterable[ShutdownStep], budget: float = SHUTDOWN_BUDGET_S

@@ -92,9 +92,9 @@ def test_without_notify_socket_every_call_is_a_silent_no_op(capsys, caplog):
 
 
 def test_a_vanished_socket_is_reported_once_and_never_raises(tmp_path, caplog):
-    notifier = Notifier(str(tmp_path / "gone"))
-    assert notifier.ready() is False
-    assert notifier.watchdog() is False
+    with Notifier(str(tmp_path / "gone")) as notifier:
+        assert notifier.ready() is False
+        assert notifier.watchdog() is False
     warnings = [r for r in caplog.records if "cannot notify systemd" in r.getMessage()]
     assert len(warnings) == 1
 
@@ -189,6 +189,17 @@ def test_stop_request_runs_callbacks_once_and_remembers_the_signal():
     assert woken == ["wake"]
 
 
+def test_a_failing_stop_callback_does_not_keep_the_others_from_running(caplog):
+    woken = []
+    stop = StopRequest()
+    stop.on_request(lambda: 1 / 0)
+    stop.on_request(lambda: woken.append("wake"))
+    stop.request(signal.SIGTERM)
+    assert stop.requested
+    assert woken == ["wake"]
+    assert "stop callback" in caplog.text
+
+
 def test_stop_request_restores_the_previous_handlers():
     before = signal.getsignal(signal.SIGTERM)
     with StopRequest() as stop:
@@ -269,25 +280,25 @@ def test_sigterm_stops_a_loop_built_on_the_service_cleanly(systemd_socket, tmp_p
     saved = tmp_path / "saved"
     env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="200000")
     env.pop("WATCHDOG_PID", None)
-    loop = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-c", TINY_LOOP, str(saved)],
         cwd=ROOT,
         env=env,
         stderr=subprocess.PIPE,
         text=True,
-    )
-    try:
-        assert received(sock) == ["READY=1", "STATUS=tiny loop"]
-        # It is looping: the watchdog pings keep coming.
-        assert received(sock) == ["WATCHDOG=1"]
-        assert received(sock) == ["WATCHDOG=1"]
-        loop.send_signal(signal.SIGTERM)
-        status = loop.wait(timeout=HANG_GUARD_S)
-    finally:
-        if loop.poll() is None:
-            loop.kill()
-            loop.wait()
-    assert status == 0, loop.stderr.read()
+    ) as loop:
+        try:
+            assert received(sock) == ["READY=1", "STATUS=tiny loop"]
+            # It is looping: the watchdog pings keep coming.
+            assert received(sock) == ["WATCHDOG=1"]
+            assert received(sock) == ["WATCHDOG=1"]
+            loop.send_signal(signal.SIGTERM)
+            _, errors = loop.communicate(timeout=HANG_GUARD_S)
+        finally:
+            if loop.poll() is None:
+                loop.kill()
+                loop.communicate()
+    assert loop.returncode == 0, errors
     messages = []
     sock.settimeout(1.0)
     while "STATUS=saved" not in messages:
