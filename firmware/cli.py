@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("export", "write a journalled game as a game record"),
     "history": ("history", "list the journalled games with winners and scores"),
     "bench": ("bench", "measure performance (engine, hardware, companion, appliance)"),
+    "catalog": ("catalog", "check a card catalog (TOML) and report every problem"),
 }
 
 EXIT_USAGE = 2

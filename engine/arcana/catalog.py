@@ -271,7 +271,9 @@ def _parse_card(
     fief = raw.get("fief")
     if (main is not None or kind == "task") and (not isinstance(fief, str) or not fief):
         problems.append(f"{where}: missing value for fief")
-    if main in ARCANA and arcana is not None and arcana.get(main, 1) < 1:
+    raw_arcana = raw.get("arcana")
+    printed = raw_arcana.get(main) if isinstance(raw_arcana, dict) and main in ARCANA else None
+    if isinstance(printed, int) and not isinstance(printed, bool) and printed == 0:
         problems.append(f"{where}: the main arcanum {main} must be at least 1 in arcana.{main}")
     effect = raw.get("effect")
     if kind == "location":
