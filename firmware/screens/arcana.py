@@ -1,0 +1,250 @@
+"""Arcana's screens: a stake, its struggle, a bribe, the status display, ranking, breakdown.
+
+Each renderer takes its model and a display size (128x64 or 128x32) and returns a mode "1"
+image; the same model always gives the same pixels.
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from firmware.screens.canvas import PAPER, Canvas, font
+from firmware.screens.general import message
+from firmware.screens.layout import alert_block, columns, result_bar, title_row
+from firmware.screens.models import (
+    ArcanaStatusScreen,
+    BreakdownScreen,
+    BribeScreen,
+    EmptyStakeScreen,
+    GuildAtStake,
+    RankingScreen,
+    StakeScreen,
+    StruggleScreen,
+)
+
+Size = tuple[int, int]
+FULL: Size = (128, 64)
+
+
+def render_stake(screen: StakeScreen, size: Size = FULL) -> Image.Image:
+    """The stake's market card (name, main arcanum, threshold) and each guild's face-up
+    strength there, with "+N" and a card back for face-down agents.
+    """
+    canvas = Canvas(size)
+    if canvas.tall:
+        _stake_tall(canvas, screen)
+    else:
+        _stake_short(canvas, screen)
+    return canvas.image
+
+
+def _stake_tall(canvas: Canvas, screen: StakeScreen) -> None:
+    name_width = canvas.width
+    if screen.stake:
+        name_width = canvas.width - font("small").width(screen.stake) - 4
+        canvas.text(name_width + 4, 2, screen.stake)
+    canvas.text(0, 2, screen.card, width=name_width)
+    canvas.hline(12)
+    # left panel: the arcanum twice as large as in text, the threshold in big digits
+    canvas.icon(screen.arcanum.value, 9, 15, scale=2)
+    canvas.text(0, 41, str(screen.threshold), font="digits", width=44, align="center")
+    canvas.vline(45, 14, canvas.height - 1)
+    if not screen.guilds:
+        canvas.text(48, 34, "No agents", width=80, align="center")
+        return
+    big = len(screen.guilds) <= 3
+    pitch = 16 if big else 12
+    top = 15 + (49 - pitch * len(screen.guilds[:4])) // 2
+    for index, guild in enumerate(screen.guilds[:4]):
+        _guild_entry(canvas, 48, top + index * pitch, 80, guild, "medium" if big else "small")
+
+
+def _stake_short(canvas: Canvas, screen: StakeScreen) -> None:
+    canvas.icon(screen.arcanum.value, 0, 0)
+    right = canvas.text(14, 1, str(screen.threshold), font="medium", width=24)
+    canvas.text(right + 4, 3, screen.card)
+    for index, guild in enumerate(screen.guilds[:4]):
+        x = (index % 2) * 66
+        y = 15 + (index // 2) * 9
+        _guild_entry(canvas, x, y, 62, guild, "small")
+    if not screen.guilds:
+        canvas.text(0, 18, "No agents", align="center")
+
+
+def _guild_entry(
+    canvas: Canvas, x: int, y: int, width: int, guild: GuildAtStake, number_font: str
+) -> None:
+    """Label on the left; on the right the strength, then "+N" and a card back if hidden."""
+    small = font("small")
+    right = x + width
+    # the small font's capitals are 7 px tall, the medium's 10: align their baselines
+    lift = 3 if number_font == "medium" else 0
+    if guild.hidden:
+        right -= 7
+        canvas.icon("hidden", right, y - 1)
+        hidden_text = f"+{guild.hidden}"
+        right -= small.width(hidden_text) + 1
+        canvas.text(right, y, hidden_text)
+        right -= 2
+    number = str(guild.strength)
+    number_width = font(number_font).width(number)
+    canvas.text(right - number_width, y - lift, number, font=number_font)
+    canvas.text(x, y, guild.label, width=right - number_width - x - 3)
+
+
+def render_empty_stake(screen: EmptyStakeScreen, size: Size = FULL) -> Image.Image:
+    """An empty stake: "Tap the new card" while a reveal is awaited, else "Pile used up"."""
+    if screen.waiting:
+        return message(size, "tap", screen.stake, "Tap the new card")
+    return message(size, "", screen.stake, "Pile used up")
+
+
+def render_struggle(screen: StruggleScreen, size: Size = FULL) -> Image.Image:
+    """Each side's strength against the threshold (contenders inverted), the tie-break if
+    used, and the winner or "No winner".
+    """
+    canvas = Canvas(size)
+    title_row(canvas, screen.arcanum.value, str(screen.threshold), screen.card)
+    entries = [(s.label, s.value, s.value >= screen.threshold) for s in screen.strengths]
+    outcome = f"{screen.winner} wins" if screen.winner else "No winner"
+    if canvas.tall:
+        columns(canvas, entries, top=14, big=True)
+        if screen.tie_break:
+            canvas.text(0, 39, screen.tie_break, align="center")
+        result_bar(canvas, outcome)
+    else:
+        columns(canvas, entries, top=13, big=False)
+        if screen.tie_break:
+            outcome += " (tie-break)"
+        result_bar(canvas, outcome)
+    return canvas.image
+
+
+def render_bribe(screen: BribeScreen, size: Size = FULL) -> Image.Image:
+    """The bribe value against the market agent's financial value, and what happened."""
+    canvas = Canvas(size)
+    title_row(canvas, "financial", "", f"Bribe: {screen.card}")
+    sign = "≥" if screen.succeeded else "<"
+    outcome = f"{screen.briber} takes it" if screen.succeeded else "Bribe fails"
+    if canvas.tall:
+        canvas.text(0, 16, str(screen.value), font="digits", width=50, align="center")
+        canvas.text(50, 22, sign, font="medium", width=28, align="center")
+        canvas.text(78, 16, str(screen.needed), font="digits", width=50, align="center")
+    else:
+        line = f"{screen.value} {sign} {screen.needed}"
+        canvas.text(0, 12, line, font="medium", width=60)
+        canvas.text(62, 13, screen.briber, align="right", width=66)
+    result_bar(canvas, outcome)
+    return canvas.image
+
+
+def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image.Image:
+    """Round, whose turn, cards left in each hand, and a prompt (or an alert, inverted)."""
+    canvas = Canvas(size)
+    turn = f"{screen.turn} to play" if screen.turn else ""
+    hands = [(hand.label, hand.cards, hand.label == screen.turn) for hand in screen.hands]
+    if canvas.tall:
+        canvas.text(0, 1, f"Round {screen.round}")
+        if turn:
+            canvas.icon("turn", 0, 15)
+            canvas.text(11, 13, turn, font="medium")
+        if screen.alert:  # a device in trouble matters more than the hands
+            alert_block(canvas, screen.alert, top=29)
+            return canvas.image
+        canvas.text(64, 1, "in hand", width=64, align="right")
+        columns(canvas, hands, top=30, big=True)
+        bottom = 54
+    else:
+        if screen.alert:  # two lines of alert need the whole of a 128x32 display
+            alert_block(canvas, screen.alert, top=0)
+            return canvas.image
+        round_text = f"R{screen.round}"
+        round_width = font("small").width(round_text)
+        canvas.text(canvas.width - round_width, 3, round_text)
+        canvas.text(0, 1, turn, font="medium", width=canvas.width - round_width - 4)
+        columns(canvas, hands, top=15, big=False)
+        bottom = 25
+    if screen.prompt:
+        canvas.text(0, bottom, screen.prompt, align="center")
+    return canvas.image
+
+
+def render_ranking(screen: RankingScreen, size: Size = FULL) -> Image.Image:
+    """The final ranking: rank, name, points; winners (rank 1) drawn inverted."""
+    canvas = Canvas(size)
+    players = screen.players[:4]
+    if canvas.tall:
+        canvas.text(0, 1, screen.title)
+        for index, player in enumerate(players):
+            _ranking_row(canvas, 0, 12 + index * 13, canvas.width, 13, player, "medium")
+    else:
+        cells = 1 if len(players) <= 3 else 2
+        width = canvas.width // cells
+        pitch = 32 // ((len(players) + cells - 1) // cells or 1)
+        pitch = min(pitch, 16)
+        for index, player in enumerate(players):
+            x = (index % cells) * width
+            y = (index // cells) * pitch
+            _ranking_row(canvas, x, y, width - (2 if cells > 1 else 0), pitch, player, "small")
+    return canvas.image
+
+
+def _ranking_row(canvas, x, y, width, height, player, name_font) -> None:
+    winner = player.rank == 1
+    fill = PAPER if winner else 1
+    if winner:
+        canvas.box(x, y, x + width - 1, y + height - 1)
+    caps = 10 if name_font == "medium" else 7
+    text_y = y + (height - caps) // 2
+    number_y = text_y
+    points = str(player.points)
+    points_width = font(name_font).width(points)
+    rank_right = canvas.text(x + 1, number_y, f"{player.rank}.", font=name_font, fill=fill)
+    canvas.text(x + width - points_width - 1, number_y, points, font=name_font, fill=fill)
+    name_x = rank_right + 3
+    canvas.text(
+        name_x,
+        text_y,
+        player.name,
+        font=name_font,
+        fill=fill,
+        width=x + width - points_width - 4 - name_x,
+    )
+
+
+def render_breakdown(screen: BreakdownScreen, size: Size = FULL) -> Image.Image:
+    """One player's points: the total in big digits and up to three parts of it."""
+    canvas = Canvas(size)
+    total = str(screen.total)
+    page = f"{screen.page}/{screen.pages}"
+    if canvas.tall:
+        digits = font("digits")
+        total_x = canvas.width - digits.width(total)
+        canvas.text(total_x, 1, total, font="digits")
+        canvas.text(total_x, 27, "VP", width=canvas.width - total_x, align="center")
+        canvas.text(0, 2, screen.name, font="medium", width=total_x - 4)
+        for index, line in enumerate(_score_lines(screen)):
+            y = 21 + index * 11
+            canvas.text(0, y, line.label, width=64)
+            canvas.text(64, y, str(line.points), width=18, align="right")
+        canvas.text(0, 56, page, width=canvas.width, align="right")
+    else:
+        points = f"{total} VP"
+        points_width = font("medium").width(points)
+        canvas.text(canvas.width - points_width, 1, points, font="medium")
+        canvas.text(0, 1, screen.name, font="medium", width=canvas.width - points_width - 4)
+        parts = "  ".join(f"{line.label} {line.points}" for line in screen.lines)
+        rows = font("small").wrap(parts, canvas.width - font("small").width(page) - 4, 2)
+        for index, row in enumerate(rows):
+            canvas.text(0, 14 + index * 9, row)
+        canvas.text(0, 23, page, align="right")
+    return canvas.image
+
+
+def _score_lines(screen: BreakdownScreen) -> list:
+    """At most three lines: a fourth part and beyond are summed into "Other"."""
+    lines = list(screen.lines)
+    if len(lines) <= 3:
+        return lines
+    rest = sum(line.points for line in lines[2:])
+    return [*lines[:2], type(lines[0])("Other", rest)]

@@ -1,0 +1,183 @@
+"""One example of every screen, as a table would see it: the reference images of the tests
+and the pictures in docs/screens.md are drawn from these.
+
+    python -m firmware.screens.gallery docs/screens      # write the docs' PNG pictures
+    python -m firmware.screens.gallery --print stake     # show a screen in the terminal
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from firmware.screens import models as m
+from firmware.screens.render import SIZE_128X32, SIZE_128X64, render
+from firmware.screens.text_art import text_art
+
+A = m.Arcanum
+E = m.Essence
+
+EXAMPLES: dict[str, m.Screen] = {
+    "stake": m.StakeScreen(
+        card="Clockwork Spy",
+        arcanum=A.POLITICAL,
+        threshold=7,
+        guilds=(
+            m.GuildAtStake("Ann", 5, hidden=1),
+            m.GuildAtStake("Ben", 3),
+            m.GuildAtStake("Cleo", 0, hidden=2),
+        ),
+        stake="S2",
+    ),
+    "stake_four_guilds": m.StakeScreen(
+        card="Temple of the Drowned Moon",
+        arcanum=A.SPIRITUAL,
+        threshold=12,
+        guilds=(
+            m.GuildAtStake("Blades", 4),
+            m.GuildAtStake("Ferrymen", 11, hidden=1),
+            m.GuildAtStake("Thieves", 0, hidden=3),
+            m.GuildAtStake("Usurers", 99),
+        ),
+        stake="Free trade",
+    ),
+    "stake_empty": m.EmptyStakeScreen(stake="Stake 3"),
+    "stake_used_up": m.EmptyStakeScreen(stake="Stake 1", waiting=False),
+    "struggle": m.StruggleScreen(
+        card="Clockwork Spy",
+        arcanum=A.POLITICAL,
+        threshold=7,
+        strengths=(m.Strength("Ann", 8), m.Strength("Ben", 8), m.Strength("Cleo", 4)),
+        winner="Ben",
+        tie_break="Tie: Ferrymen win political",
+    ),
+    "struggle_no_winner": m.StruggleScreen(
+        card="Harbour Tower",
+        arcanum=A.MILITARY,
+        threshold=9,
+        strengths=(m.Strength("Ann", 3), m.Strength("Ben", 6)),
+        winner=None,
+    ),
+    "bribe": m.BribeScreen(card="Clockwork Spy", briber="Ann", value=6, needed=5),
+    "bribe_fails": m.BribeScreen(card="Old Smuggler", briber="Ben", value=2, needed=4),
+    "arcana_status": m.ArcanaStatusScreen(
+        round=3,
+        turn="Ann",
+        hands=(m.HandCount("Ann", 3), m.HandCount("Ben", 2), m.HandCount("Cleo", 4)),
+        prompt="Tap an agent on a stake",
+    ),
+    "arcana_status_alert": m.ArcanaStatusScreen(
+        round=5,
+        turn="Dora",
+        hands=(
+            m.HandCount("Ann", 0),
+            m.HandCount("Ben", 1),
+            m.HandCount("Cleo", 1),
+            m.HandCount("Dora", 2),
+        ),
+        alert="Reader stake-2 not answering",
+    ),
+    "ranking": m.RankingScreen(
+        players=(
+            m.RankedPlayer(1, "Ben", 21),
+            m.RankedPlayer(1, "Dora", 21),
+            m.RankedPlayer(3, "Ann", 17),
+            m.RankedPlayer(4, "Maximilian-Theodor", 9),
+        )
+    ),
+    "breakdown": m.BreakdownScreen(
+        name="Ann",
+        total=17,
+        lines=(
+            m.ScoreLine("Cards", 8),
+            m.ScoreLine("Under base", 3),
+            m.ScoreLine("Tasks", 6),
+        ),
+        page=3,
+        pages=4,
+    ),
+    "seat": m.SeatScreen(
+        name="Jürgen",
+        essences=m.Essences(fire=3, life=0, calm=12, death=1, gold=99),
+        vp=7,
+        your_turn=True,
+    ),
+    "seat_passed": m.SeatScreen(
+        name="Ann", essences=m.Essences(1, 1, 1, 1, 1), vp=12, passed=True, turn="Ben"
+    ),
+    "res_status": m.ResStatusScreen(
+        round=4,
+        turn="Ben",
+        places=(E.FIRE, E.CALM, E.GOLD),
+        monuments_up=2,
+        monuments_hidden=3,
+    ),
+    "production": m.ProductionScreen(name="Ann", round=4, gained=m.Essences(fire=2, gold=1)),
+    "victory_check": m.VictoryCheckScreen(
+        round=6, scores=(m.Strength("Ann", 11), m.Strength("Ben", 9)), winners=("Ann",)
+    ),
+    "victory_check_play_on": m.VictoryCheckScreen(
+        round=3, scores=(m.Strength("Ann", 4), m.Strength("Ben", 7), m.Strength("Cleo", 6))
+    ),
+    "prompt": m.PromptScreen("Tap the stake to swap"),
+    "setup_seat": m.PromptScreen("Tap your guild base", title="Seat 1"),
+    "choice_game": m.ChoiceScreen("Choose the game", ("Arcana", "Res Arcana"), selected=0),
+    "choice_variant": m.ChoiceScreen("Arcana: variant", ("Basic", "Advanced"), selected=1),
+    "refusal": m.RefusalScreen("Thieves to play"),
+    "refusal_long": m.RefusalScreen("Bribe needs one of your agents here"),
+    "device_trouble": m.DeviceTroubleScreen("Reader stake-2 not answering"),
+    "unknown_card": m.UnknownCardScreen(uid="04A224B2C35E80"),
+    "saved": m.SavedScreen(),
+    "undo": m.UndoScreen("Ann placed an agent on stake 2"),
+}
+
+
+def picture(image: Image.Image, scale: int = 3) -> Image.Image:
+    """A screen as the docs show it: pixels enlarged, light blue on black like the OLEDs."""
+    width, height = image.size
+    big = Image.new("RGB", (width * scale + 8, height * scale + 8), (18, 18, 24))
+    lit = Image.new("RGB", (scale, scale), (120, 200, 255))
+    pixels = image.load()
+    for y in range(height):
+        for x in range(width):
+            if pixels[x, y]:
+                big.paste(lit, (4 + x * scale, 4 + y * scale))
+    return big
+
+
+def write_pictures(folder: Path) -> list[Path]:
+    """Write every example at both sizes as docs pictures; returns the files written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, screen in EXAMPLES.items():
+        for size, suffix in ((SIZE_128X64, ""), (SIZE_128X32, "_32")):
+            path = folder / f"{name}{suffix}.png"
+            picture(render(screen, size)).save(path, optimize=True)
+            written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the docs pictures, or print examples as text art."""
+    parser = argparse.ArgumentParser(prog="python -m firmware.screens.gallery")
+    parser.add_argument("folder", nargs="?", type=Path, help="write PNG pictures here")
+    parser.add_argument("--print", nargs="*", metavar="NAME", help="print examples as text art")
+    args = parser.parse_args(argv)
+    if args.print is not None:
+        for name in args.print or list(EXAMPLES):
+            for size in (SIZE_128X64, SIZE_128X32):
+                print(f"{name} {size[0]}x{size[1]}")
+                print(text_art(render(EXAMPLES[name], size), frame=True))
+        return 0
+    if args.folder is None:
+        parser.error("give a folder to write pictures to, or --print")
+    for path in write_pictures(args.folder):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""Screens of either game: prompts, refusals, device trouble, unknown cards, choices, saved,
+undo. Most are an icon beside a short message of at most three lines.
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from firmware.screens.canvas import PAPER, Canvas, font
+from firmware.screens.models import (
+    ChoiceScreen,
+    DeviceTroubleScreen,
+    PromptIcon,
+    PromptScreen,
+    RefusalScreen,
+    SavedScreen,
+    UndoScreen,
+    UnknownCardScreen,
+)
+
+Size = tuple[int, int]
+FULL: Size = (128, 64)
+MAX_LINES = 3
+PITCH = {"medium": 15, "small": 11}
+
+
+def message(size: Size, icon: str, title: str, text: str) -> Image.Image:
+    """An optional inverted title bar, an icon on the left and the text wrapped beside it:
+    in the medium font when it fits in the lines available, else in the small one; what
+    still does not fit ends in an ellipsis.
+    """
+    canvas = Canvas(size)
+    top = 0
+    if title and canvas.tall:
+        canvas.box(0, 0, canvas.width - 1, 11)
+        canvas.text(1, 2, title, width=canvas.width - 2, align="center", fill=PAPER)
+        top = 13
+    elif title:
+        text = f"{title}: {text}"
+    body = canvas.height - top
+    x = 0
+    if icon:
+        scale = 2 if body >= 40 and not title else 1
+        side = 16 * scale
+        x = canvas.icon(icon, 0, top + (body - side) // 2, scale=scale) + 4
+    lines, face = _fit_lines(text, canvas.width - x, body)
+    pitch = PITCH[face] if canvas.tall else PITCH[face] - 1
+    caps = 10 if face == "medium" else 7
+    block = pitch * (len(lines) - 1) + caps
+    y = top + (body - block) // 2
+    for index, line in enumerate(lines):
+        canvas.text(x, y + index * pitch, line, font=face, width=canvas.width - x)
+    return canvas.image
+
+
+def _fit_lines(text: str, width: int, height: int) -> tuple[list[str], str]:
+    for face in ("medium", "small"):
+        room = min(MAX_LINES, max(1, (height - 2) // (PITCH[face] - 1)))
+        lines = font(face).wrap(text, width, 99)
+        if len(lines) <= room:
+            return lines, face
+    return font("small").wrap(text, width, room), "small"
+
+
+def render_prompt(screen: PromptScreen, size: Size = FULL) -> Image.Image:
+    """A request to the table, e.g. "Tap the stake to swap" or, in setup, "Seat 1" over
+    "Tap your guild base"."""
+    icon = "" if screen.icon is PromptIcon.NONE else screen.icon.value
+    return message(size, icon, screen.title, screen.text)
+
+
+def render_refusal(screen: RefusalScreen, size: Size = FULL) -> Image.Image:
+    """A refused tap: a cross and the engine's sentence, wrapped to at most three lines."""
+    return message(size, "refused", "", screen.reason)
+
+
+def render_device_trouble(screen: DeviceTroubleScreen, size: Size = FULL) -> Image.Image:
+    """A warning sign and which device is in trouble."""
+    return message(size, "warning", "Device trouble", screen.message)
+
+
+def render_unknown_card(screen: UnknownCardScreen, size: Size = FULL) -> Image.Image:
+    """A tag that is not enrolled yet, with its UID when known."""
+    # on a 128x32 display the UID would crowd out the message
+    title = f"Tag {screen.uid}" if screen.uid and size[1] >= 64 else ""
+    return message(size, "unknown", title, "Unknown card - enroll it")
+
+
+def render_saved(screen: SavedScreen, size: Size = FULL) -> Image.Image:
+    """The game is stored; shown on shutdown."""
+    text = f"{screen.message}\n{screen.detail}" if screen.detail else screen.message
+    return message(size, "saved", "", text)
+
+
+def render_undo(screen: UndoScreen, size: Size = FULL) -> Image.Image:
+    """What the Undo button just took back."""
+    return message(size, "undo", "Undone", screen.action)
+
+
+def render_choice(screen: ChoiceScreen, size: Size = FULL) -> Image.Image:
+    """A list chosen with the buttons: the selected option inverted, a hint at the bottom.
+
+    At most three options show at once on 128x64 (one on 128x32), scrolled so the selected
+    one is visible.
+    """
+    canvas = Canvas(size)
+    count = len(screen.options)
+    selected = min(max(screen.selected, 0), count - 1) if count else 0
+    position = f"{selected + 1}/{count}" if count else ""
+    if canvas.tall:
+        canvas.box(0, 0, canvas.width - 1, 10)
+        position_width = font("small").width(position)
+        canvas.text(canvas.width - position_width - 2, 2, position, fill=PAPER)
+        canvas.text(2, 2, screen.title, width=canvas.width - position_width - 8, fill=PAPER)
+        first = min(max(selected - 1, 0), max(count - 3, 0))
+        for row, index in enumerate(range(first, min(first + 3, count))):
+            y = 12 + row * 14
+            chosen = index == selected
+            if chosen:
+                canvas.box(0, y, canvas.width - 1, y + 13)
+                canvas.icon("turn", 2, y + 3, fill=PAPER)
+            canvas.text(
+                12,
+                y + 2,
+                screen.options[index],
+                font="medium",
+                width=canvas.width - 14,
+                fill=PAPER if chosen else 1,
+            )
+        canvas.text(0, 56, screen.hint, align="center")
+    else:
+        position_width = font("small").width(position)
+        canvas.text(canvas.width - position_width, 1, position)
+        canvas.text(0, 1, screen.title, width=canvas.width - position_width - 4)
+        canvas.box(0, 12, canvas.width - 1, canvas.height - 1)
+        if count:
+            canvas.icon("turn", 2, 16, fill=PAPER)
+            canvas.text(
+                12, 16, screen.options[selected], font="medium", width=canvas.width - 14, fill=PAPER
+            )
+    return canvas.image

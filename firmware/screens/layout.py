@@ -1,0 +1,69 @@
+"""Layout pieces shared by several screens: a title row, columns of numbers, a result bar."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from firmware.screens.canvas import INK, PAPER, Canvas, font
+
+
+def title_row(canvas: Canvas, icon: str, number: str, text: str) -> None:
+    """An icon, an optional number in the medium font, then text shortened to fit."""
+    x = canvas.icon(icon, 0, 0) + 2
+    if number:
+        x = canvas.text(x, 1, number, font="medium", width=30) + 4
+    canvas.text(x, 2, text)
+
+
+def columns(canvas: Canvas, entries: Sequence[tuple[str, int, bool]], top: int, big: bool) -> None:
+    """One column per (label, number, highlighted) entry, side by side over the full width.
+
+    big: label above a medium-size number (on 128x64); else "label number" in one small line.
+    Highlighted numbers are drawn inverted.
+    """
+    if not entries:
+        return
+    width = canvas.width // len(entries)
+    for index, (label, number, highlighted) in enumerate(entries):
+        x = index * width
+        if big:
+            canvas.text(x + 1, top, label, width=width - 2, align="center")
+            if highlighted:
+                canvas.box(x + 2, top + 9, x + width - 3, top + 22)
+            canvas.text(
+                x + 1,
+                top + 11,
+                str(number),
+                font="medium",
+                width=width - 2,
+                align="center",
+                fill=PAPER if highlighted else INK,
+            )
+        else:
+            fill = PAPER if highlighted else INK
+            if highlighted:
+                canvas.box(x, top - 2, x + width - 2, top + 8)
+            number_width = font("small").width(str(number))
+            canvas.text(x + width - 3 - number_width, top, str(number), fill=fill)
+            canvas.text(x + 1, top, label, width=width - number_width - 6, fill=fill)
+
+
+def result_bar(canvas: Canvas, text: str) -> None:
+    """An inverted bar across the bottom with the outcome centred in it."""
+    if canvas.tall:
+        canvas.box(0, 48, canvas.width - 1, canvas.height - 1)
+        canvas.text(1, 50, text, font="medium", width=canvas.width - 2, align="center", fill=PAPER)
+    else:
+        canvas.box(0, 23, canvas.width - 1, canvas.height - 1)
+        canvas.text(1, 24, text, width=canvas.width - 2, align="center", fill=PAPER)
+
+
+def alert_block(canvas: Canvas, text: str, top: int) -> None:
+    """An inverted block from row top to the bottom with the text wrapped inside it."""
+    small = font("small")
+    canvas.box(0, top, canvas.width - 1, canvas.height - 1)
+    room = max(1, (canvas.height - top - 2) // 10)
+    lines = small.wrap(text, canvas.width - 4, room)
+    y = top + (canvas.height - top - (10 * (len(lines) - 1) + 7)) // 2
+    for index, line in enumerate(lines):
+        canvas.text(2, y + index * 10, line, width=canvas.width - 4, align="center", fill=PAPER)

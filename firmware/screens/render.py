@@ -1,0 +1,55 @@
+"""One entry point: any screen model to the image of one display.
+
+>>> from firmware.screens.models import RefusalScreen
+>>> render(RefusalScreen("Thieves to play")).size
+(128, 64)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image
+
+from firmware.screens import arcana, general, resarcana
+from firmware.screens import models as m
+
+Size = tuple[int, int]
+SIZE_128X64: Size = (128, 64)
+SIZE_128X32: Size = (128, 32)
+SIZES = (SIZE_128X64, SIZE_128X32)
+
+RENDERERS: dict[type, Callable[[Any, Size], Image.Image]] = {
+    m.StakeScreen: arcana.render_stake,
+    m.EmptyStakeScreen: arcana.render_empty_stake,
+    m.StruggleScreen: arcana.render_struggle,
+    m.BribeScreen: arcana.render_bribe,
+    m.ArcanaStatusScreen: arcana.render_arcana_status,
+    m.RankingScreen: arcana.render_ranking,
+    m.BreakdownScreen: arcana.render_breakdown,
+    m.SeatScreen: resarcana.render_seat,
+    m.ResStatusScreen: resarcana.render_res_status,
+    m.ProductionScreen: resarcana.render_production,
+    m.VictoryCheckScreen: resarcana.render_victory_check,
+    m.PromptScreen: general.render_prompt,
+    m.RefusalScreen: general.render_refusal,
+    m.DeviceTroubleScreen: general.render_device_trouble,
+    m.UnknownCardScreen: general.render_unknown_card,
+    m.ChoiceScreen: general.render_choice,
+    m.SavedScreen: general.render_saved,
+    m.UndoScreen: general.render_undo,
+}
+
+
+def render(screen: m.Screen, size: Size = SIZE_128X64) -> Image.Image:
+    """The mode "1" image of a screen model on a display of the given size (128x64 or
+    128x32). Pure: the same model and size always give the same pixels.
+    """
+    if size not in SIZES:
+        raise ValueError(f"screens are drawn for 128x64 or 128x32 displays, not {size}")
+    try:
+        renderer = RENDERERS[type(screen)]
+    except KeyError:
+        raise TypeError(f"{type(screen).__name__} is not a screen model") from None
+    return renderer(screen, size)

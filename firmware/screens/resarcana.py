@@ -1,0 +1,165 @@
+"""Res Arcana's screens: a seat, the status display, production, the 10-VP check."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PIL import Image
+
+from firmware.screens.canvas import PAPER, Canvas, font
+from firmware.screens.layout import alert_block, columns, result_bar
+from firmware.screens.models import (
+    Essence,
+    Essences,
+    ProductionScreen,
+    ResStatusScreen,
+    SeatScreen,
+    VictoryCheckScreen,
+)
+
+Size = tuple[int, int]
+FULL: Size = (128, 64)
+CELL = 25  # five essence cells of 25 px fill 125 of the 128 columns
+
+
+def essence_row(
+    canvas: Canvas, essences: Essences, top: int, show: Callable[[int], str] = str
+) -> None:
+    """The five essences side by side: icon above its count (count below in the small font
+    on 128x32 displays). `show` turns a count into its text (e.g. "+2" for production).
+    """
+    number_font = "medium" if canvas.tall else "small"
+    for index, essence in enumerate(Essence):
+        x = 1 + index * CELL
+        canvas.icon(essence.value, x + (CELL - 12) // 2, top)
+        text = show(essences.count(essence))
+        canvas.text(x, top + 15, text, font=number_font, width=CELL, align="center")
+
+
+def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
+    """A player's seat: name, VP in big digits, turn or passed, and the five essences."""
+    canvas = Canvas(size)
+    status = _seat_status(screen)
+    if canvas.tall:
+        vp = str(screen.vp)
+        vp_x = canvas.width - font("digits").width(vp)
+        canvas.text(vp_x, 0, vp, font="digits")
+        canvas.text(vp_x - 17, 15, "VP", width=17)
+        canvas.text(0, 2, screen.name, font="medium", width=vp_x - 20)
+        if screen.your_turn and not screen.passed:
+            width = font("small").width(status) + 4
+            canvas.box(0, 17, width - 1, 27)
+            canvas.text(2, 19, status, fill=PAPER)
+        else:
+            canvas.text(0, 19, status, width=vp_x - 20)
+        essence_row(canvas, screen.essences, top=33)
+    else:
+        essence_row(canvas, screen.essences, top=0)
+        vp = f"{screen.vp} VP"
+        vp_width = font("medium").width(vp)
+        canvas.text(canvas.width - vp_width, 22, vp, font="medium")
+        line = f"{screen.name} · {status}" if status else screen.name
+        fill = 1
+        if screen.your_turn and not screen.passed:
+            canvas.box(0, 22, canvas.width - vp_width - 4, canvas.height - 1)
+            fill = PAPER
+        canvas.text(1, 24, line, width=canvas.width - vp_width - 6, fill=fill)
+    return canvas.image
+
+
+def _seat_status(screen: SeatScreen) -> str:
+    if screen.passed:
+        return "Passed"
+    if screen.your_turn:
+        return "Your turn"
+    return f"{screen.turn} to play" if screen.turn else ""
+
+
+def render_res_status(screen: ResStatusScreen, size: Size = FULL) -> Image.Image:
+    """Round, whose turn, the places of power still to buy (by their essence) and the
+    monuments: one figure per face-up monument, "+N" hidden. An alert replaces the turn
+    line (the whole screen on 128x32).
+    """
+    canvas = Canvas(size)
+    turn = f"{screen.turn} to play" if screen.turn else ""
+    if canvas.tall:
+        canvas.text(0, 1, f"Round {screen.round}")
+        if screen.alert:
+            alert_block(canvas, screen.alert, top=11)
+            canvas.box(0, 29, canvas.width - 1, canvas.height - 1, fill=PAPER)
+        elif turn:
+            canvas.icon("turn", 0, 16)
+            canvas.text(11, 14, turn, font="medium")
+        canvas.text(0, 35, "Places")
+        _places(canvas, screen.places, x=44, y=33)
+        canvas.text(0, 52, "Monuments")
+        _monuments(canvas, screen.monuments_up, screen.monuments_hidden, x=72, y=49)
+        return canvas.image
+    if screen.alert:
+        alert_block(canvas, screen.alert, top=0)
+        return canvas.image
+    round_text = f"R{screen.round}"
+    round_width = font("small").width(round_text)
+    canvas.text(canvas.width - round_width, 3, round_text)
+    canvas.text(0, 1, turn, font="medium", width=canvas.width - round_width - 4)
+    _places(canvas, screen.places, x=0, y=18)
+    _monuments(canvas, screen.monuments_up, screen.monuments_hidden, x=76, y=18)
+    return canvas.image
+
+
+def _places(canvas: Canvas, places: tuple[Essence, ...], x: int, y: int) -> None:
+    if not places:
+        canvas.text(x, y + 2, "none left")
+    for index, essence in enumerate(places[:5]):
+        canvas.icon(essence.value, x + index * 14, y)
+
+
+def _monuments(canvas: Canvas, up: int, hidden: int, x: int, y: int) -> None:
+    """A monument for each face-up one (a count beyond three), then "+N" for the hidden."""
+    if up > 3:
+        x = canvas.text(x, y + 3, str(up)) + 2
+        up = 1
+    for _ in range(up):
+        x = canvas.icon("monument", x, y) + 2
+    if hidden:
+        canvas.text(x + 2, y + 3, f"+{hidden}", width=canvas.width - x - 2)
+    elif not up:
+        canvas.text(x, y + 3, "none left")
+
+
+def render_production(screen: ProductionScreen, size: Size = FULL) -> Image.Image:
+    """What a seat produced at the start of a round: "+N" under each essence."""
+    canvas = Canvas(size)
+
+    def gained(count: int) -> str:
+        return f"+{count}" if count else "-"
+
+    if canvas.tall:
+        canvas.text(0, 1, f"Round {screen.round}: production")
+        canvas.text(0, 14, screen.name, font="medium")
+        essence_row(canvas, screen.gained, top=33, show=gained)
+    else:
+        essence_row(canvas, screen.gained, top=0, show=gained)
+        canvas.text(0, 24, f"{screen.name} · round {screen.round}")
+    return canvas.image
+
+
+def render_victory_check(screen: VictoryCheckScreen, size: Size = FULL) -> Image.Image:
+    """The end-of-round check: everyone's VP (goal reached inverted) and who wins, if anyone."""
+    canvas = Canvas(size)
+    entries = [(s.label, s.value, s.value >= screen.goal) for s in screen.scores]
+    if not screen.winners:
+        outcome = "Play on"
+    elif len(screen.winners) == 1:
+        outcome = f"{screen.winners[0]} wins"
+    else:
+        outcome = " & ".join(screen.winners) + " win"
+    if canvas.tall:
+        canvas.text(0, 1, f"Round {screen.round}: {screen.goal} VP?")
+        columns(canvas, entries, top=14, big=True)
+    else:
+        columns(canvas, entries, top=3, big=False)
+        if not screen.winners:
+            outcome = f"Round {screen.round}: play on"
+    result_bar(canvas, outcome)
+    return canvas.image
