@@ -200,3 +200,12 @@ def test_sysusers_creates_the_user_in_gpio_i2c_and_spi(tmp_path):
     }
     for group in ("gpio", "i2c", "spi"):
         assert sorted(members[group]) == ["arcana-table", "pi"]
+
+
+def test_the_shutdown_budget_ends_before_systemd_sends_sigkill():
+    from firmware.service import SHUTDOWN_BUDGET_S
+
+    settings = unit_settings(UNIT.read_text(encoding="utf-8"))
+    stop_timeout = float(settings["Service.TimeoutStopSec"][0])
+    # At least a second left for the interpreter to exit after the clean-up steps.
+    assert stop_timeout >= SHUTDOWN_BUDGET_S + 1.0
