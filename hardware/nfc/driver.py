@@ -26,7 +26,16 @@ class _TableWaits:
     """Mixin: IRQ-driven waits and short timeouts for the commands run at construction."""
 
     command_timeout_s = 0.1
+    last_bus_error: OSError | None = None
     _irq = None
+
+    def _write_data(self, framebytes: bytes) -> None:
+        # The driver turns a failed write into "no answer"; keep the error so it can be told.
+        try:
+            super()._write_data(framebytes)
+        except OSError as error:
+            self.last_bus_error = error
+            raise
 
     def _wait_ready(self, timeout: float = 1) -> bool:
         if self._irq is None:

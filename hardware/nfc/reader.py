@@ -305,16 +305,26 @@ class Reader:
 
     def _call(self, command: int, params: list[int], response_length: int) -> bytearray:
         self._check_open()
-        if self._pn532 is None:
+        pn532 = self._pn532
+        if pn532 is None:
             self._failed("unplugged", "the PN532 is not started; waiting for a re-init")
+        # send_command and process_response separately: no ACK and no answer after an ACK are
+        # different faults, which call_function would both report as None.
+        pn532.last_bus_error = None
         try:
-            answer = self._pn532.call_function(
-                command, response_length=response_length, params=params, timeout=self.timeout_s
+            acked = pn532.send_command(command, params=params, timeout=self.timeout_s)
+            if not acked:
+                error = pn532.last_bus_error
+                if error is not None:
+                    self._failed(classify(error), f"command 0x{command:02X} failed: {error}")
+                self._failed("no_answer", f"no acknowledgement of command 0x{command:02X}")
+            answer = pn532.process_response(
+                command, response_length=response_length, timeout=self.timeout_s
             )
         except (RuntimeError, OSError, BusyError, IndexError, ValueError) as error:
             self._failed(classify(error), f"command 0x{command:02X} failed: {error}")
         if answer is None:
-            self._failed("no_answer", f"no answer to command 0x{command:02X}")
+            self._failed("busy", f"command 0x{command:02X} acknowledged but never answered")
         self._succeeded()
         return answer
 
