@@ -43,8 +43,16 @@ class Button:
     is called with the button. `presses` and `holds` count what happened.
     """
 
-    def __init__(self, pin: int, role: str, *, pull_up: bool = True, hold_s: float = 1.0,
-                 bounce_s: float | None = None, pin_factory=None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        pin: int,
+        role: str,
+        *,
+        pull_up: bool = True,
+        hold_s: float = 1.0,
+        bounce_s: float | None = None,
+        pin_factory=None,
+    ) -> None:
         self.role = role
         self.pin_number = pin
         self.pull_up = pull_up
@@ -53,8 +61,9 @@ class Button:
         self.when_released: Callable[[Button], Any] | None = None
         self.presses = 0
         self.holds = 0
-        self.device = gpiozero.Button(pin, pull_up=pull_up, bounce_time=bounce_s,
-                                      hold_time=hold_s, pin_factory=pin_factory)  # fmt: skip
+        self.device = gpiozero.Button(
+            pin, pull_up=pull_up, bounce_time=bounce_s, hold_time=hold_s, pin_factory=pin_factory
+        )
         self.device.when_pressed = self._pressed
         self.device.when_held = self._held
         self.device.when_released = self._released
@@ -119,11 +128,18 @@ class Buzzer:
     durations without waiting for them; it returns True when the pattern was cut short.
     """
 
-    def __init__(self, pin: int, *, active_high: bool = True, pin_factory=None,
-                 sleep: Callable[[float], bool] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        pin: int,
+        *,
+        active_high: bool = True,
+        pin_factory=None,
+        sleep: Callable[[float], bool] | None = None,
+    ) -> None:
         self.pin_number = pin
-        self.device = gpiozero.DigitalOutputDevice(pin, active_high=active_high,
-                                                   pin_factory=pin_factory)  # fmt: skip
+        self.device = gpiozero.DigitalOutputDevice(
+            pin, active_high=active_high, pin_factory=pin_factory
+        )
         self.played: list[str] = []
         self._stop = threading.Event()
         self._sleep = sleep or self._stop.wait

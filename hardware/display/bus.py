@@ -80,8 +80,14 @@ class RecordingSerial:
     command call, data in blocks of `block_size`) or of its SPI interface.
     """
 
-    def __init__(self, chip: OledChip | None = None, *, interface: str = "i2c",
-                 clock_hz: int = 400_000, block_size: int = 4096) -> None:  # fmt: skip
+    def __init__(
+        self,
+        chip: OledChip | None = None,
+        *,
+        interface: str = "i2c",
+        clock_hz: int = 400_000,
+        block_size: int = 4096,
+    ) -> None:
         if interface not in ("i2c", "spi"):
             raise ValueError(f"interface must be 'i2c' or 'spi', not {interface!r}")
         self.chip = chip

@@ -71,8 +71,15 @@ def open_display(spec: DisplaySpec, wiring: EmulatedWiring | None = None, **opti
     def open_device():
         return driver(open_serial(), width=spec.width, height=spec.height, rotate=spec.rotate)
 
-    return Display(open_device, role=spec.role, name=spec.name,
-                   size=(spec.width, spec.height), chip=chip, meter=meter, **options)  # fmt: skip
+    return Display(
+        open_device,
+        role=spec.role,
+        name=spec.name,
+        size=(spec.width, spec.height),
+        chip=chip,
+        meter=meter,
+        **options,
+    )
 
 
 def _real_serial(spec: DisplaySpec):
@@ -94,8 +101,14 @@ def _real_serial(spec: DisplaySpec):
 
 def _luma_spi(spec: DisplaySpec, **buses):
     """luma's SPI interface; with no `buses` it opens spidev and imports RPi.GPIO itself."""
-    wires = dict(port=spec.bus, device=spec.device, gpio_DC=spec.dc, gpio_RST=spec.reset,
-                 bus_speed_hz=spec.clock_hz, **buses)  # fmt: skip
+    wires = dict(
+        port=spec.bus,
+        device=spec.device,
+        gpio_DC=spec.dc,
+        gpio_RST=spec.reset,
+        bus_speed_hz=spec.clock_hz,
+        **buses,
+    )
     try:
         if spec.cs is not None:
             return gpio_cs_spi(gpio_CS=spec.cs, **wires)
