@@ -1,0 +1,248 @@
+"""Presence events, one RF field at a time, and faults with back-off, on the real driver."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import pytest
+
+from hardware.nfc.buses import EmulatedI2C
+from hardware.nfc.emulator import FAULT_MODES, EmulatedPN532
+from hardware.nfc.reader import Reader
+from hardware.nfc.scanner import Scanner, ScanThread, TagEvent
+from hardware.nfc.tags import MifareClassic1K, Ntag
+
+A = "04a1b2c3d4e5f6"
+B = "04112233445566"
+
+
+def kinds(events: list[TagEvent]) -> list[tuple[str, str, str]]:
+    return [(e.kind, e.reader, e.uid) for e in events]
+
+
+@pytest.fixture
+def table(make_mux_table, clock):
+    _, chips, readers = make_mux_table(2)
+    scanner = Scanner(readers, absence_s=0.3, clock=clock)
+    yield chips, scanner
+    scanner.close()
+
+
+def run(scanner, clock, cycles: int, step: float = 0.05) -> list[TagEvent]:
+    events = []
+    for _ in range(cycles):
+        events += scanner.cycle()
+        clock.advance(step)
+    return events
+
+
+def test_a_tag_is_placed_once_with_its_card_id_and_never_repeats(table, clock):
+    chips, scanner = table
+    chips[1].place(Ntag(A, card_id="relic-07"))
+    first = scanner.cycle()
+    assert first == [TagEvent("placed", "stake-1", A, "relic-07")]
+    assert run(scanner, clock, 100) == []  # five seconds on the pad
+
+
+def test_removed_once_after_the_absence_time_and_placed_again_on_return(table, clock):
+    chips, scanner = table
+    chips[0].place(Ntag(A))
+    scanner.cycle()
+    chips[0].remove(A)
+    clock.advance(0.05)
+    assert scanner.cycle() == []
+    clock.advance(0.2)
+    assert scanner.cycle() == []  # unseen for 0.25 s < 0.3 s
+    clock.advance(0.06)
+    assert kinds(scanner.cycle()) == [("removed", "stake-0", A)]
+    assert run(scanner, clock, 10) == []
+    chips[0].place(Ntag(A))
+    assert kinds(scanner.cycle()) == [("placed", "stake-0", A)]
+
+
+def test_flicker_shorter_than_the_absence_time_gives_nothing(table, clock):
+    chips, scanner = table
+    tag = chips[0].place(Ntag(A))
+    scanner.cycle()
+    for _ in range(20):  # missed for 0.25 s, seen again, over and over
+        chips[0].remove(A)
+        assert run(scanner, clock, 5) == []
+        chips[0].place(tag)
+        assert run(scanner, clock, 1) == []
+
+
+def test_two_tags_on_one_pad_are_a_conflict_not_a_guess(table, clock):
+    chips, scanner = table
+    chips[0].place(Ntag(A))
+    chips[0].place(Ntag(B))
+    events = scanner.cycle()
+    assert events == [TagEvent("conflict", "stake-0", f"{B}+{A}", uids=(B, A))]
+    assert run(scanner, clock, 10) == []  # reported once
+    chips[0].remove(B)
+    events = run(scanner, clock, 10)
+    assert kinds(events) == [("placed", "stake-0", A)]
+
+
+def test_a_second_tag_on_an_occupied_pad_is_a_conflict_and_the_first_stays(table, clock):
+    chips, scanner = table
+    chips[0].place(Ntag(A))
+    scanner.cycle()
+    chips[0].place(Ntag(B))
+    assert kinds(run(scanner, clock, 10)) == [("conflict", "stake-0", f"{B}+{A}")]
+    chips[0].remove(B)
+    assert run(scanner, clock, 20) == []  # A never left, B was never placed
+
+
+def test_a_mifare_classic_or_a_malformed_tag_is_placed_without_a_card_id(table, clock):
+    chips, scanner = table
+    chips[0].place(MifareClassic1K("deadbeef"))
+    broken = Ntag(A, card_id="relic-07")
+    broken.write_user_bytes(bytes([0x03, 0x05, 0xD1, 0x01, 0x09]))
+    chips[1].place(broken)
+    events = scanner.cycle()
+    assert [(e.kind, e.uid, e.card_id) for e in events] == [
+        ("placed", "deadbeef", None),
+        ("placed", A, None),
+    ]
+    assert "card ids live on NTAG tags only" in events[0].detail
+    assert "says 9 payload bytes" in events[1].detail
+
+
+class Watched(EmulatedPN532):
+    """A chip that notes which other fields radiate whenever it starts a poll."""
+
+    table: list[EmulatedPN532] = []
+    fields_during_polls: list[list[bool]] = []
+
+    def _in_list_passive_target(self, params):
+        others = [chip.rf_field for chip in self.table if chip is not self]
+        self.fields_during_polls.append(others)
+        return super()._in_list_passive_target(params)
+
+
+@pytest.mark.parametrize("one_field", [True, False])
+def test_one_rf_field_at_a_time(clock, one_field):
+    i2c = EmulatedI2C()
+    chips = [i2c.attach(Watched(name=f"p{n}"), 0x24 + n) for n in range(3)]
+    Watched.table, Watched.fields_during_polls = chips, []
+    readers = [Reader.over_i2c(i2c, 0x24 + n, name=f"p{n}") for n in range(3)]
+    chips[1].place(Ntag(A, card_id="relic-07"))
+    scanner = Scanner(readers, one_field_at_a_time=one_field, clock=clock)
+    assert kinds(run(scanner, clock, 3)) == [("placed", "p1", A)]
+    later_polls = Watched.fields_during_polls[3:]
+    assert len(later_polls) == 6
+    assert all(not any(others) for others in later_polls) == one_field
+    assert [chip.rf_field for chip in chips] == [not one_field] * 3
+
+
+@pytest.mark.parametrize("mode", FAULT_MODES)
+def test_a_faulty_reader_backs_off_and_returns_while_the_other_keeps_going(
+    make_mux_table, clock, mode
+):
+    _, chips, readers = make_mux_table(2)
+    scanner = Scanner(readers, clock=clock, fault_after=2, backoff_s=0.1, max_backoff_s=0.4)
+    chips[0].place(Ntag(A, card_id="agent"))
+    assert kinds(scanner.cycle()) == [("placed", "stake-0", A)]
+    chips[0].fail(mode)
+    clock.advance(0.01)
+    assert scanner.cycle() == []  # one failure is only counted
+    clock.advance(0.01)
+    events = scanner.cycle()
+    assert [(e.kind, e.reader) for e in events] == [("reader_fault", "stake-0")]
+    health = scanner.health()["stake-0"]
+    assert health.state in ("failing", "unplugged")
+    assert health.error_count == 2 and health.retry_in_s == pytest.approx(0.1)
+    assert scanner.health()["stake-1"].state == "ok"
+
+    # Re-inits come after 0.1, 0.2, 0.4, 0.4 s; the other pad is served all the while.
+    attempts = []
+    chips[1].place(Ntag(B, card_id="relic"))
+    seen = []
+    for _ in range(130):
+        clock.advance(0.01)
+        seen += scanner.cycle()
+        attempts.append(readers[0].health.reinits)
+    assert kinds(seen) == [("placed", "stake-1", B)]
+    steps = [n for n in range(1, len(attempts)) if attempts[n] != attempts[n - 1]]
+    assert [round(b - a, 2) for a, b in zip(steps, steps[1:], strict=False)] == [20, 40, 40]
+
+    chips[0].recover()
+    seen = []
+    for _ in range(50):
+        clock.advance(0.01)
+        seen += scanner.cycle()
+    assert [(e.kind, e.reader) for e in seen] == [("reader_back", "stake-0")]
+    assert seen[0].detail == "PN532 v1.6"  # tag A is still there: no placed, no removed
+    assert scanner.health()["stake-0"].state == "ok"
+    assert scanner.health()["stake-0"].retry_in_s is None
+    chips[0].remove(A)
+    assert kinds(run(scanner, clock, 10)) == [("removed", "stake-0", A)]
+
+
+def test_tags_are_not_removed_while_their_reader_is_down(make_mux_table, clock):
+    _, chips, readers = make_mux_table(1)
+    scanner = Scanner(readers, clock=clock, backoff_s=0.1, max_backoff_s=0.2)
+    chips[0].place(Ntag(A))
+    scanner.cycle()
+    chips[0].fail("unplugged")
+    events = run(scanner, clock, 40)  # two seconds down
+    assert kinds(events) == [("reader_fault", "stake-0", "")]
+    chips[0].recover()
+    events = run(scanner, clock, 10)
+    assert kinds(events) == [("reader_back", "stake-0", "")]
+
+
+def test_a_reader_missing_at_start_is_reported_and_joins_later(clock):
+    i2c = EmulatedI2C()
+    present = i2c.attach(EmulatedPN532(), 0x24)
+    readers = [Reader.over_i2c(i2c, 0x24, name="a"), Reader.over_i2c(i2c, 0x25, name="b")]
+    scanner = Scanner(readers, clock=clock)
+    present.place(Ntag(A))
+    events = scanner.cycle()
+    assert kinds(events) == [("reader_fault", "b", ""), ("placed", "a", A)]
+    assert "No I2C device at address: 0x25" in events[0].detail
+    i2c.attach(EmulatedPN532(), 0x25)
+    events = run(scanner, clock, 10)
+    assert kinds(events) == [("reader_back", "b", "")]
+
+
+def test_reader_names_must_be_unique(make_mux_table):
+    _, _, readers = make_mux_table(1)
+    with pytest.raises(ValueError, match="unique"):
+        Scanner(readers * 2)
+
+
+def test_the_scan_thread_delivers_events_survives_a_bad_handler_and_stops(make_mux_table, caplog):
+    _, chips, readers = make_mux_table(2)
+    scanner = Scanner(readers, absence_s=0.05)
+    got: list[TagEvent] = []
+    arrived = threading.Event()
+
+    def on_event(event: TagEvent) -> None:
+        if event.reader == "stake-0":
+            raise RuntimeError("a handler bug")
+        got.append(event)
+        arrived.set()
+
+    caplog.set_level(logging.ERROR)
+    with ScanThread(scanner, on_event, interval_s=0.001) as thread:
+        chips[0].place(Ntag(A))
+        chips[1].place(Ntag(B, card_id="seer"))
+        assert arrived.wait(5)
+        assert thread.running
+    assert not thread.running
+    assert got == [TagEvent("placed", "stake-1", B, "seer")]
+    assert "handling TagEvent(kind='placed', reader='stake-0'" in caplog.text
+    assert thread.stop() is True  # stopping twice is harmless
+
+
+def test_stop_is_bounded_by_the_current_cycle(make_mux_table):
+    _, chips, readers = make_mux_table(3, timeout_s=0.05)
+    for chip in chips:
+        chip.fail("no_answer")  # every command waits out its timeout
+    thread = ScanThread(Scanner(readers, backoff_s=10, max_backoff_s=10), lambda e: None)
+    thread.start()
+    time.sleep(0.05)
+    assert thread.stop(timeout=2.0) is True  # each command is bounded by its 0.05 s timeout
