@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 import time
+from typing import ClassVar
 
 import pytest
 
@@ -113,8 +115,8 @@ def test_a_mifare_classic_or_a_malformed_tag_is_placed_without_a_card_id(table, 
 class Watched(EmulatedPN532):
     """A chip that notes which other fields radiate whenever it starts a poll."""
 
-    table: list[EmulatedPN532] = []
-    fields_during_polls: list[list[bool]] = []
+    table: ClassVar[list[EmulatedPN532]] = []
+    fields_during_polls: ClassVar[list[list[bool]]] = []
 
     def _in_list_passive_target(self, params):
         others = [chip.rf_field for chip in self.table if chip is not self]
@@ -166,7 +168,7 @@ def test_a_faulty_reader_backs_off_and_returns_while_the_other_keeps_going(
         attempts.append(readers[0].health.reinits)
     assert kinds(seen) == [("placed", "stake-1", B)]
     steps = [n for n in range(1, len(attempts)) if attempts[n] != attempts[n - 1]]
-    assert [round(b - a, 2) for a, b in zip(steps, steps[1:], strict=False)] == [20, 40, 40]
+    assert [round(b - a, 2) for a, b in itertools.pairwise(steps)] == [20, 40, 40]
 
     chips[0].recover()
     seen = []
