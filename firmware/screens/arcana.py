@@ -40,9 +40,10 @@ def render_stake(screen: StakeScreen, size: Size = FULL) -> Image.Image:
 
 def _stake_tall(canvas: Canvas, screen: StakeScreen) -> None:
     name_width = canvas.width
-    if screen.stake:
-        name_width = canvas.width - font("small").width(screen.stake) - 4
-        canvas.text(name_width + 4, 2, screen.stake)
+    if screen.stake:  # the stake's own label gets at most 60 px, the card name the rest
+        label_width = min(font("small").width(screen.stake), 60)
+        name_width = canvas.width - label_width - 4
+        canvas.text(name_width + 4, 2, screen.stake, width=label_width)
     canvas.text(0, 2, screen.card, width=name_width)
     canvas.hline(12)
     # left panel: the arcanum twice as large as in text, the threshold in big digits
@@ -226,7 +227,7 @@ def render_breakdown(screen: BreakdownScreen, size: Size = FULL) -> Image.Image:
         for index, line in enumerate(_score_lines(screen)):
             y = 21 + index * 11
             canvas.text(0, y, line.label, width=64)
-            canvas.text(64, y, str(line.points), width=18, align="right")
+            canvas.text(64, y, str(line.points), width=21, align="right")
         canvas.text(0, 56, page, width=canvas.width, align="right")
     else:
         points = f"{total} VP"

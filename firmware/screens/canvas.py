@@ -7,6 +7,8 @@ shortened with an ellipsis first.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PIL import Image, ImageDraw
 
 from firmware.screens.font import Font, load_font
@@ -16,13 +18,32 @@ INK = 1
 PAPER = 0
 
 
+@dataclass(frozen=True)
+class Mark:
+    """Where a text or an icon was drawn: its box (x0, y0 inclusive; x1, y1 exclusive).
+
+    A text's box spans its capitals (accents and descenders may reach past it); `text` is
+    what was asked for, `shown` what fitted. Tests use the marks to check layouts.
+    """
+
+    text: str
+    shown: str
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+
+
 class Canvas:
-    """A width x height mode "1" image being drawn on; `image` is the result."""
+    """A width x height mode "1" image being drawn on; `image` is the result, `marks` what
+    went where.
+    """
 
     def __init__(self, size: tuple[int, int]) -> None:
         self.image = Image.new("1", size, PAPER)
         self._draw = ImageDraw.Draw(self.image)
         self.width, self.height = size
+        self.marks: list[Mark] = []
 
     @property
     def tall(self) -> bool:
@@ -50,11 +71,15 @@ class Canvas:
             x += width - used
         elif align == "center":
             x += (width - used) // 2
+        if shown:
+            self.marks.append(Mark(text, shown, x, y, x + used, y + face.cap_height))
         return face.draw(self.image, x, y, shown, fill)
 
     def icon(self, name: str, x: int, y: int, scale: int = 1, fill: int = INK) -> int:
         """Draw an icon with its top-left corner at (x, y); returns its right edge."""
         bitmap = icon(name, scale)
+        left, top, right, bottom = bitmap.getbbox() or (0, 0, 0, 0)
+        self.marks.append(Mark(f"icon:{name}", "", x + left, y + top, x + right, y + bottom))
         self.image.paste(fill, (x, y, x + bitmap.width, y + bitmap.height), bitmap)
         return x + bitmap.width
 

@@ -29,6 +29,7 @@ class Font:
     height: int
     baseline: int
     cap_top: int  # first ink row of a capital: where a line of text "starts" to the eye
+    cap_height: int
     glyphs: dict[str, Image.Image]
 
     def glyph(self, char: str) -> Image.Image:
@@ -116,8 +117,8 @@ def _parse(name: str, text: str) -> Font:
         glyphs[chr(int(code, 16))] = _bitmap(bitmap, int(width))
         index += 1 + height
     capital = glyphs.get("H") or glyphs["0"]  # the digits font has no letters
-    cap_top = capital.getbbox()[1]
-    return Font(name, height, int(header["baseline"]), cap_top, glyphs)
+    _, cap_top, _, cap_bottom = capital.getbbox()
+    return Font(name, height, int(header["baseline"]), cap_top, cap_bottom - cap_top, glyphs)
 
 
 def _bitmap(rows: list[str], width: int) -> Image.Image:

@@ -58,12 +58,15 @@ def result_bar(canvas: Canvas, text: str) -> None:
         canvas.text(1, 24, text, width=canvas.width - 2, align="center", fill=PAPER)
 
 
-def alert_block(canvas: Canvas, text: str, top: int) -> None:
-    """An inverted block from row top to the bottom with the text wrapped inside it."""
+def alert_block(canvas: Canvas, text: str, top: int, bottom: int | None = None) -> None:
+    """An inverted block from row top to row bottom (default: the last row) with the text
+    wrapped inside it, in as many small lines as fit.
+    """
     small = font("small")
-    canvas.box(0, top, canvas.width - 1, canvas.height - 1)
-    room = max(1, (canvas.height - top - 2) // 10)
+    bottom = canvas.height - 1 if bottom is None else bottom
+    canvas.box(0, top, canvas.width - 1, bottom)
+    room = max(1, (bottom - top - 1) // 10)
     lines = small.wrap(text, canvas.width - 4, room)
-    y = top + (canvas.height - top - (10 * (len(lines) - 1) + 7)) // 2
+    y = top + (bottom + 1 - top - (10 * (len(lines) - 1) + 7)) // 2
     for index, line in enumerate(lines):
         canvas.text(2, y + index * 10, line, width=canvas.width - 4, align="center", fill=PAPER)

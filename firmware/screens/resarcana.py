@@ -33,7 +33,10 @@ def essence_row(
         x = 1 + index * CELL
         canvas.icon(essence.value, x + (CELL - 12) // 2, top)
         text = show(essences.count(essence))
-        canvas.text(x, top + 15, text, font=number_font, width=CELL, align="center")
+        # "+99" is wider than a cell in the medium font: such a count drops to the small one
+        face = number_font if font(number_font).width(text) <= CELL else "small"
+        lift = 0 if face == number_font or not canvas.tall else -2
+        canvas.text(x, top + 15 - lift, text, font=face, width=CELL, align="center")
 
 
 def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
@@ -85,8 +88,7 @@ def render_res_status(screen: ResStatusScreen, size: Size = FULL) -> Image.Image
     if canvas.tall:
         canvas.text(0, 1, f"Round {screen.round}")
         if screen.alert:
-            alert_block(canvas, screen.alert, top=11)
-            canvas.box(0, 29, canvas.width - 1, canvas.height - 1, fill=PAPER)
+            alert_block(canvas, screen.alert, top=11, bottom=29)
         elif turn:
             canvas.icon("turn", 0, 16)
             canvas.text(11, 14, turn, font="medium")

@@ -1,0 +1,115 @@
+"""Layouts hold for the worst a table can throw at them: long names, numbers up to 99, four
+players, both display sizes. Checked on the marks the canvas keeps of every text and icon.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from enum import Enum
+
+import pytest
+
+from firmware.screens import SIZES, Essence, render
+from firmware.screens.canvas import Canvas
+from firmware.screens.font import ELLIPSIS
+from firmware.screens.gallery import EXAMPLES
+
+LONG = "Maximilian-Theodor Wolfgang Überschall-Käßbohrer von Grünewald"
+NUMBER = re.compile(r"^(R|\+)?\d+(/\d+|\.| VP)?$")
+
+
+def stressed(value):
+    """The same screen with every name long, every number 99 and every list four long."""
+    if isinstance(value, Enum | bool) or value is None:
+        return value
+    if isinstance(value, str):
+        return LONG
+    if isinstance(value, int):
+        return 99
+    if isinstance(value, tuple):
+        if value and all(isinstance(item, Essence) for item in value):
+            return tuple(Essence)
+        items = [stressed(item) for item in value]
+        return tuple(items + items[-1:] * (4 - len(items))) if items else value
+    if dataclasses.is_dataclass(value):
+        changes = {f.name: stressed(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return dataclasses.replace(value, **changes)
+    raise TypeError(f"no stress rule for {value!r}")
+
+
+SCREENS = {**EXAMPLES, **{f"{name}_stressed": stressed(s) for name, s in EXAMPLES.items()}}
+
+
+@pytest.fixture
+def canvases(monkeypatch):
+    """Every canvas a render makes, to read its marks."""
+    made: list[Canvas] = []
+    original = Canvas.__init__
+
+    def keep(self, size):
+        original(self, size)
+        made.append(self)
+
+    monkeypatch.setattr(Canvas, "__init__", keep)
+    return made
+
+
+def marks_of(screen, size, canvases):
+    canvases.clear()
+    render(screen, size)
+    assert len(canvases) == 1
+    return canvases[0].marks
+
+
+def overlap(a, b) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("name", list(SCREENS))
+def test_text_and_icons_stay_inside_the_display_and_apart(name, size, canvases):
+    marks = marks_of(SCREENS[name], size, canvases)
+    width, height = size
+    for mark in marks:
+        assert 0 <= mark.x0 <= mark.x1 <= width, f"{mark} leaves the display sideways"
+        assert 0 <= mark.y0 <= mark.y1 <= height, f"{mark} leaves the display vertically"
+    for index, mark in enumerate(marks):
+        for other in marks[index + 1 :]:
+            assert not overlap(mark, other), f"{mark} overlaps {other}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("name", list(SCREENS))
+def test_numbers_are_never_shortened_and_shortened_text_shows_an_ellipsis(name, size, canvases):
+    for mark in marks_of(SCREENS[name], size, canvases):
+        if mark.text.startswith("icon:"):
+            continue
+        if NUMBER.match(mark.text):
+            assert mark.shown == mark.text, f"number {mark.text!r} drawn as {mark.shown!r}"
+        elif mark.shown != mark.text:
+            assert mark.shown.endswith(ELLIPSIS), mark
+            assert mark.text.startswith(mark.shown[:-1].rstrip()), mark
+
+
+def test_stressed_screens_really_are_stressed(canvases):
+    shortened = [
+        mark
+        for name, screen in SCREENS.items()
+        if name.endswith("_stressed")
+        for mark in marks_of(screen, SIZES[0], canvases)
+        if mark.shown.endswith(ELLIPSIS)
+    ]
+    numbers = [
+        mark for mark in marks_of(SCREENS["seat_stressed"], SIZES[0], canvases) if mark.text == "99"
+    ]
+    assert len(shortened) > len(EXAMPLES)  # long names were cut everywhere, visibly
+    assert len(numbers) == 6  # five essences and the VP, all 99
+
+
+def test_a_longer_name_changes_nothing_beyond_its_box():
+    screen = EXAMPLES["stake"]
+    long = render(dataclasses.replace(screen, card=LONG))
+    longer = render(dataclasses.replace(screen, card=LONG + LONG))
+    assert long.tobytes() == longer.tobytes()
+    assert long.tobytes() != render(screen).tobytes()
