@@ -93,6 +93,8 @@ class Scanner:
         self.max_backoff_s = max_backoff_s
         self.read_card_ids = read_card_ids
         self._pads = {reader.name: _Pad() for reader in self.readers}
+        # health() may be asked from another thread while a ScanThread runs cycles.
+        self._lock = threading.Lock()
         self._pending: list[TagEvent] = []
         for reader in self.readers:
             if reader.health.state != "ok":  # absent from the start: say so, retry soon
@@ -103,14 +105,20 @@ class Scanner:
 
     def cycle(self) -> list[TagEvent]:
         """Poll every reader once, in order; return what changed."""
-        events, self._pending = self._pending, []
+        with self._lock:
+            events, self._pending = self._pending, []
         for reader in self.readers:
-            events += self._visit(reader)
+            with self._lock:
+                events += self._visit(reader)
         return events
 
     def health(self) -> dict[str, ReaderHealth]:
         """Each reader's health, with the time left before its next re-init while down."""
         now = self.clock()
+        with self._lock:
+            return self._health(now)
+
+    def _health(self, now: float) -> dict[str, ReaderHealth]:
         out = {}
         for reader in self.readers:
             health = reader.health.snapshot()
@@ -120,9 +128,10 @@ class Scanner:
         return out
 
     def close(self) -> None:
-        """Close every reader."""
-        for reader in self.readers:
-            reader.close()
+        """Close every reader (idempotent)."""
+        with self._lock:
+            for reader in self.readers:
+                reader.close()
 
     # --- one reader ---------------------------------------------------------------------------
 
