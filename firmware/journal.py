@@ -179,6 +179,10 @@ class Journal:
             (self._clock(), json.dumps(result, ensure_ascii=False), game),
         )
 
+    def unfinish(self, game: int) -> None:
+        """A game taken back from its end (undo) is unfinished again."""
+        self._write("UPDATE games SET finished = NULL, result = NULL WHERE id = ?", (game,))
+
     # -- reading -------------------------------------------------------------------------
     def unfinished(self) -> int | None:
         """The most recent game that has not finished, if any: the one to resume."""

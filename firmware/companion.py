@@ -1,0 +1,283 @@
+"""The companion: the one thread that owns the game.
+
+Taps, presses and device news arrive as events (`firmware.events`); for each, the
+companion asks the controller what it means, applies an action through the engine,
+appends it to the journal *before* acknowledging, and redraws the screens.
+
+    companion = Companion(table_displays, journal, games, buzzer=buzzer)
+    companion.start()            # resume an unfinished game, or begin the setup
+    companion.handle(Tap("stake-2", "04a1b2c3d4e5f6"))
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from PIL import Image
+
+from engine.protocol import Rejection, Rules
+from firmware.controllers.base import Ask, Begin, Controller, Play, Refuse
+from firmware.events import Crowded, Event, Press, Recovered, Tap, Tick, Trouble
+from firmware.journal import Journal, JournalError
+from firmware.registry import Registry
+
+log = logging.getLogger(__name__)
+
+NOTICE_SECONDS = 3.0
+
+
+class Screen(Protocol):
+    """A display as the companion sees it (hardware.display adapters fit)."""
+
+    def show(self, image: Image.Image) -> None: ...
+
+
+class Buzzer(Protocol):
+    def play(self, pattern: str) -> None: ...
+
+
+class Games(Protocol):
+    """What the companion needs to know about the games it can run."""
+
+    def setup_controller(self) -> Controller:
+        """The controller of the setup screens (choose a game, seat the players...)."""
+        ...
+
+    def game_controller(
+        self, game: str, setup: dict[str, Any]
+    ) -> tuple[Rules[Any, Any], Controller]:
+        """The rules and the controller of a game that starts (or resumes) with this setup."""
+        ...
+
+    def registry(self, game: str | None, setup: dict[str, Any] | None) -> Registry:
+        """The card registry for the cards of this game (or of all games during setup)."""
+        ...
+
+    def notice(self, role: str, message: str, size: tuple[int, int]) -> Image.Image:
+        """A screen showing a short sentence (a refusal, "Unknown card - enroll it")."""
+        ...
+
+    def trouble(self, message: str, size: tuple[int, int]) -> Image.Image:
+        """A screen saying which device is in trouble ("Reader stake-2 not answering")."""
+        ...
+
+
+@dataclass
+class Notice:
+    message: str
+    until: float
+
+
+class Companion:
+    """Event handling for one table; not thread-safe by design: one thread calls `handle`."""
+
+    def __init__(
+        self,
+        screens: Mapping[str, Screen],
+        journal: Journal,
+        games: Games,
+        buzzer: Buzzer | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        status_role: str = "status",
+    ) -> None:
+        self.screens = dict(screens)
+        self.journal = journal
+        self.games = games
+        self.buzzer = buzzer
+        self.clock = clock
+        self.status_role = status_role
+        self.game_id: int | None = None
+        self.rules: Rules[Any, Any] | None = None
+        self.controller: Controller = games.setup_controller()
+        self.registry = games.registry(None, None)
+        self.notices: dict[str, Notice] = {}
+        self.troubles: dict[str, str] = {}
+        self.finished = False
+
+    # -- life cycle ---------------------------------------------------------------------
+    def start(self) -> None:
+        """Resume the journal's unfinished game exactly where it was, or show the setup."""
+        game_id = self.journal.unfinished()
+        if game_id is not None:
+            self._open_game(game_id)
+        if self.journal.notice:
+            self._notify(self.status_role, self.journal.notice)
+        self.redraw()
+
+    def _open_game(self, game_id: int) -> None:
+        game, setup = self.journal.setup(game_id)
+        rules, controller = self.games.game_controller(game, setup)
+        state = controller.state
+        for line in self.journal.lines(game_id):
+            outcome = rules.apply(state, rules.decode_action(line))
+            if isinstance(outcome, Rejection):  # a journal written by an older engine?
+                raise JournalError(f"game {game_id} no longer replays: {outcome.message}")
+            state = outcome.state
+        controller.state = state
+        controller.reset_prompt()
+        self.game_id, self.rules, self.controller = game_id, rules, controller
+        self.registry = self.games.registry(game, setup)
+        self.finished = controller.is_over()
+
+    # -- events -------------------------------------------------------------------------
+    def handle(self, event: Event) -> None:
+        """Handle one event completely: decide, apply, journal, acknowledge, redraw."""
+        match event:
+            case Tap(pad, uid, written_id):
+                self._tap(pad, uid, written_id)
+            case Press("undo", held):
+                self._undo(redo=held)
+            case Press(button, held):
+                self._reply(self.controller.press(button, held), pad=None)
+            case Crowded(pad):
+                self._refuse("One card at a time, please", pad)
+            case Trouble(device, message):
+                self._trouble(device, message)
+            case Recovered(device):
+                self.troubles.pop(device, None)
+            case Tick():
+                self._expire()
+        self.redraw()
+
+    def _tap(self, pad: str, uid: str, written_id: str | None) -> None:
+        card = self.registry.card_for(uid, written_id)
+        if card is None:
+            self._refuse("Unknown card - enroll it", pad, pattern="unknown")
+            return
+        self._reply(self.controller.tap(pad, card), pad)
+
+    def _reply(self, reply: Any, pad: str | None) -> None:
+        match reply:
+            case Play(action):
+                self._play(action, pad)
+            case Refuse(message, where):
+                self._refuse(message, where or pad)
+            case Begin(game, setup):
+                self._begin(game, setup)
+            case Ask():
+                pass
+
+    def _play(self, action: Any, pad: str | None) -> None:
+        assert self.rules is not None and self.game_id is not None
+        outcome = self.rules.apply(self.controller.state, action)
+        if isinstance(outcome, Rejection):
+            self.controller.reset_prompt()
+            self._refuse(outcome.message, pad)
+            return
+        try:
+            self.journal.append(self.game_id, self.rules.encode_action(action))
+        except JournalError as err:
+            log.error("%s", err)
+            self.controller.reset_prompt()
+            self._refuse(str(err), self.status_role)
+            return
+        self.controller.state = outcome.state
+        self.controller.accepted(outcome.events)
+        self._beep("ok")
+        self._check_finished()
+
+    def _begin(self, game: str, setup: dict[str, Any]) -> None:
+        try:
+            game_id = self.journal.start(game, setup)
+        except JournalError as err:
+            self._refuse(str(err), self.status_role)
+            return
+        self._open_game(game_id)
+        self._beep("ok")
+
+    def _check_finished(self) -> None:
+        assert self.rules is not None and self.game_id is not None
+        if self.controller.is_over() and not self.finished:
+            self.finished = True
+            self.journal.finish(self.game_id, self.rules.result(self.controller.state))
+
+    def new_game(self) -> None:
+        """Leave a finished game's ranking and go back to the setup screens."""
+        self.game_id, self.rules, self.finished = None, None, False
+        self.controller = self.games.setup_controller()
+        self.registry = self.games.registry(None, None)
+
+    def _undo(self, redo: bool) -> None:
+        if self.game_id is None:
+            self.controller.reset_prompt()
+            return
+        try:
+            line = self.journal.redo(self.game_id) if redo else self.journal.undo(self.game_id)
+        except JournalError as err:
+            self._refuse(str(err), self.status_role)
+            return
+        if line is None:
+            self._refuse("Nothing to redo" if redo else "Nothing to undo", self.status_role)
+            return
+        self._open_game(self.game_id)
+        if not self.finished:
+            self.journal.unfinish(self.game_id)  # taken back from its end: not history yet
+        verb = "Redone" if redo else "Undone"
+        self._notify(self.status_role, f"{verb}: {describe(line)}")
+
+    # -- feedback -------------------------------------------------------------------------
+    def _refuse(self, message: str, pad: str | None, pattern: str = "refused") -> None:
+        self._notify(pad if pad in self.screens else self.status_role, message)
+        self._beep(pattern)
+
+    def _notify(self, role: str, message: str) -> None:
+        self.notices[role] = Notice(message, self.clock() + NOTICE_SECONDS)
+
+    def _expire(self) -> None:
+        now = self.clock()
+        for role in [r for r, n in self.notices.items() if n.until <= now]:
+            del self.notices[role]
+
+    def _beep(self, pattern: str) -> None:
+        if self.buzzer is not None:
+            try:
+                self.buzzer.play(pattern)
+            except Exception:  # a broken buzzer must never stop the game
+                log.exception("buzzer failed")
+
+    def redraw(self) -> None:
+        """Render every screen and send it; a failing display never stops the loop."""
+        images = self.controller.screens()
+        for role, screen in self.screens.items():
+            image = images.get(role)
+            size = image.size if image is not None else (128, 64)
+            notice = self.notices.get(role)
+            if notice is not None:
+                image = self.games.notice(role, notice.message, size)
+            elif f"reader {role}" in self.troubles:
+                image = self.games.trouble(f"Reader {role} {self.troubles[f'reader {role}']}", size)
+            if image is None:
+                image = Image.new("1", (128, 64))  # nothing to show: dark (cheap to resend)
+            try:
+                screen.show(image)
+            except Exception as err:  # any device error: report it and go on
+                log.warning("display %s failed: %s", role, err)
+                ok = False
+            else:
+                health = getattr(screen, "health", None)
+                ok = health is None or bool(getattr(health, "ok", True))
+            if not ok and f"display {role}" not in self.troubles:
+                self._trouble(f"display {role}", "not answering")
+            elif ok:
+                self.troubles.pop(f"display {role}", None)
+
+    def _trouble(self, device: str, message: str) -> None:
+        """Remember a device in trouble; say so on the status screen if it has no screen."""
+        self.troubles[device] = message
+        role = device.split()[-1]
+        if device.startswith("display") or role not in self.screens:
+            self._notify(self.status_role, f"{device.capitalize()} {message}")
+
+
+def describe(line: dict[str, Any]) -> str:
+    """A short description of an action line for the undo notice."""
+    words = [str(line.get("action", "?"))]
+    if "card" in line:
+        words.append(str(line["card"]))
+    if "stake" in line:
+        words.append(f"at stake {int(line['stake']) + 1}")
+    return " ".join(words)

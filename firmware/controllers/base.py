@@ -1,0 +1,69 @@
+"""What a controller answers, and what the companion expects of one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from PIL import Image
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Apply this engine action (the companion journals it before acknowledging)."""
+
+    action: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Refuse:
+    """Nothing changes; show the sentence on the pad's screen (or the status screen)."""
+
+    message: str
+    pad: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """Only what the screens ask changed (a mode, a prompt, a choice); nothing to journal."""
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """Setup is complete: start a journalled game with this record setup."""
+
+    game: str
+    setup: dict[str, Any] = field(default_factory=dict)
+
+
+Reply = Play | Refuse | Ask | Begin
+
+
+class Controller(Protocol):
+    """A game (or the setup before one) at the table."""
+
+    state: Any  # the engine state (None during setup)
+
+    def tap(self, pad: str, card: str) -> Reply:
+        """A known card was tapped on a pad."""
+        ...
+
+    def press(self, button: str, held: bool) -> Reply:
+        """A button other than Undo was pressed."""
+        ...
+
+    def accepted(self, events: tuple[Any, ...]) -> None:
+        """The last Play was applied and journalled; `self.state` is already the new state."""
+        ...
+
+    def reset_prompt(self) -> None:
+        """Drop any half-entered choice (after undo/redo or a refused action)."""
+        ...
+
+    def is_over(self) -> bool:
+        """True once the game has ended (the ranking is on the screens)."""
+        ...
+
+    def screens(self) -> dict[str, Image.Image]:
+        """One image per display role, a pure function of the state and the prompt."""
+        ...

@@ -1,0 +1,54 @@
+"""What reaches the companion's single game thread, from readers, buttons and the clock.
+
+The scanner's `placed` becomes a `Tap`; buttons become `Press`; device health becomes
+`Trouble`/`Recovered`. One queue carries them all, so the game has exactly one owner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Tap:
+    """A card arrived on a pad: the reader's role, the tag's UID, and its written id if any."""
+
+    pad: str
+    uid: str
+    written_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button was pressed (or held, for the long-press meaning)."""
+
+    button: str
+    held: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Crowded:
+    """Two or more tags on one pad: the reader cannot tell which card is meant."""
+
+    pad: str
+
+
+@dataclass(frozen=True, slots=True)
+class Trouble:
+    """A device stopped answering; `message` is for the status screen."""
+
+    device: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Recovered:
+    device: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """The clock moved: notices may expire, the watchdog is pinged."""
+
+
+Event = Tap | Press | Crowded | Trouble | Recovered | Tick

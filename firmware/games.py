@@ -1,0 +1,86 @@
+"""The games a table can run: controllers, card registries and notices for the companion.
+
+    games = TableGames(catalog="sample", bindings=journal.bindings())
+    Companion(displays, journal, games)
+
+Each game has a controller module in `firmware.controllers` offering
+`setup_controller(games, variant)` and `game_controller(games, setup)`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any
+
+from PIL import Image
+
+from engine.protocol import Rules
+from firmware.controllers.base import Controller
+from firmware.controllers.chooser import GameChooser
+from firmware.registry import Registry
+from firmware.screens import DeviceTroubleScreen, RefusalScreen, UnknownCardScreen, render
+
+UNKNOWN_CARD = "Unknown card - enroll it"
+
+CONTROLLERS = {
+    "arcana": "firmware.controllers.arcana",
+    "res-arcana": "firmware.controllers.resarcana",
+}
+
+
+class TableGames:
+    """Both games with one Arcana catalog and the table's tag bindings."""
+
+    def __init__(
+        self,
+        catalog: str | dict[str, Any] = "sample",
+        bindings: Mapping[str, str] | None = None,
+        status_role: str = "status",
+    ) -> None:
+        self.catalog_source = catalog
+        self.bindings = dict(bindings or {})
+        self.status_role = status_role
+
+    @cached_property
+    def catalog(self) -> Any:
+        from engine.arcana import load_catalog
+
+        return load_catalog(self.catalog_source)
+
+    def cards(self, game: str | None) -> set[str]:
+        """Every card id a tag may stand for in this game (or in either game)."""
+        ids: set[str] = set()
+        if game in (None, "arcana"):
+            ids |= set(self.catalog.cards)
+        if game in (None, "res-arcana"):
+            from engine.resarcana import CARDS
+
+            ids |= set(CARDS)
+        return ids
+
+    def _module(self, game: str) -> Any:
+        return importlib.import_module(CONTROLLERS[game])
+
+    # -- what the companion asks ---------------------------------------------------------
+    def setup_controller(self) -> Controller:
+        return GameChooser(
+            lambda game, variant: self._module(game).setup_controller(self, variant),
+            self.status_role,
+        )
+
+    def game_controller(
+        self, game: str, setup: dict[str, Any]
+    ) -> tuple[Rules[Any, Any], Controller]:
+        return self._module(game).game_controller(self, setup)
+
+    def registry(self, game: str | None, setup: dict[str, Any] | None) -> Registry:
+        return Registry(self.bindings, self.cards(game))
+
+    def notice(self, role: str, message: str, size: tuple[int, int]) -> Image.Image:
+        screen = UnknownCardScreen() if message == UNKNOWN_CARD else RefusalScreen(message)
+        return render(screen, size)
+
+    def trouble(self, message: str, size: tuple[int, int]) -> Image.Image:
+        return render(DeviceTroubleScreen(message), size)

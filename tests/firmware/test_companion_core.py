@@ -1,0 +1,95 @@
+"""The companion on an emulated full table: choosing a game, unknown cards, crowded pads,
+device trouble. Taps travel through the emulated PN532, the real adafruit driver and the
+scanner; screens are read back from the frames luma sent to the emulated displays."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware.games import TableGames
+from firmware.screens import (
+    ChoiceScreen,
+    DeviceTroubleScreen,
+    RefusalScreen,
+    UnknownCardScreen,
+    render,
+)
+from firmware.tabletop import Tabletop, uid_for
+from hardware.nfc.tags import Ntag
+
+
+@pytest.fixture
+def top(tmp_path):
+    with Tabletop(tmp_path, TableGames()) as table:
+        yield table
+
+
+def same(a, b) -> bool:
+    return a.size == b.size and a.convert("1").tobytes() == b.convert("1").tobytes()
+
+
+def test_the_status_screen_asks_for_the_game(top):
+    assert same(
+        top.screens()["status"], render(ChoiceScreen("Which game?", ("Arcana", "Res Arcana")))
+    )
+
+
+def test_select_moves_the_choice_and_ok_picks_the_variant(top):
+    top.press("select")
+    top.press("select")
+    top.press("ok")
+    expected = render(ChoiceScreen("Arcana: variant?", ("Basic game", "Advanced game"), 0))
+    assert same(top.screens()["status"], expected)
+
+
+def test_an_unknown_card_says_enroll_it_and_changes_nothing(top):
+    before = top.screens()["status"]
+    top.tap("stake-1", Ntag("04deadbeef0001"))
+    assert same(top.screens()["stake-1"], render(UnknownCardScreen()))
+    assert same(top.screens()["status"], before)
+    top.wait(5)
+    assert not same(top.screens()["stake-1"], render(UnknownCardScreen()))
+
+
+def test_a_bound_tag_without_written_id_is_known(tmp_path):
+    games = TableGames(bindings={uid_for("seer_orb"): "seer_orb"})
+    with Tabletop(tmp_path, games) as top:
+        top.tap("stake-0", Ntag(uid_for("seer_orb")))
+        refusal = render(RefusalScreen("Choose the game first: Select, then OK"))
+        assert same(top.screens()["status"], refusal)
+
+
+def test_two_cards_on_one_pad_are_refused(top):
+    chip = top.table.pads["stake-3"]
+    chip.place(top.tag_for("seer_orb"))
+    chip.place(top.tag_for("brazier"))
+    top.settle()
+    assert same(top.screens()["stake-3"], render(RefusalScreen("One card at a time, please")))
+
+
+def test_a_reader_unplugged_mid_game_is_reported_and_the_rest_goes_on(top):
+    top.table.pads["stake-2"].fail("unplugged")
+    for _ in range(4):
+        top.wait(0.2)
+    assert "reader stake-2" in top.companion.troubles
+    trouble = render(DeviceTroubleScreen("Reader stake-2 not answering"))
+    assert same(top.screens()["stake-2"], trouble)
+    top.tap("stake-0", "seer_orb")  # another reader still works
+    refusal = render(RefusalScreen("Choose the game first: Select, then OK"))
+    assert same(top.screens()["status"], refusal)
+    top.table.pads["stake-2"].recover()
+    for _ in range(40):
+        top.wait(0.5)
+        if "reader stake-2" not in top.companion.troubles:
+            break
+    assert "reader stake-2" not in top.companion.troubles
+    assert not same(top.screens()["stake-2"], trouble)
+
+
+def test_a_display_that_disappears_is_reported_on_the_status_screen(top):
+    spec = next(d for d in top.table.profile.displays if d.role == "stake-4")
+    top.table.wiring.i2c_bus(spec.bus).unplug(spec.address)
+    top.tap("stake-4", Ntag("04deadbeef0002"))  # stake-4 must draw "Unknown card"
+    assert "display stake-4" in top.companion.troubles
+    expected = render(RefusalScreen("Display stake-4 not answering"))
+    assert same(top.screens()["status"], expected)
