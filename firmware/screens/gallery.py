@@ -3,12 +3,15 @@ and the pictures in docs/screens.md are drawn from these.
 
     python -m firmware.screens.gallery docs/screens      # write the docs' PNG pictures
     python -m firmware.screens.gallery --print stake     # show a screen in the terminal
+    python -m firmware.screens.gallery --time            # render time per screen, as JSON
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+import time
 from pathlib import Path
 
 from PIL import Image
@@ -160,12 +163,35 @@ def write_pictures(folder: Path) -> list[Path]:
     return written
 
 
+def render_times(repeats: int = 200) -> dict[str, float]:
+    """Mean wall-clock milliseconds to render each example, per display size."""
+    times: dict[str, float] = {}
+    for name, screen in EXAMPLES.items():
+        for size in (SIZE_128X64, SIZE_128X32):
+            render(screen, size)  # fonts and icons are parsed on first use: not timed
+            start = time.perf_counter()
+            for _ in range(repeats):
+                render(screen, size)
+            elapsed = (time.perf_counter() - start) / repeats
+            times[f"{name} {size[0]}x{size[1]}"] = round(elapsed * 1000, 3)
+    return times
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write the docs pictures, or print examples as text art."""
     parser = argparse.ArgumentParser(prog="python -m firmware.screens.gallery")
     parser.add_argument("folder", nargs="?", type=Path, help="write PNG pictures here")
     parser.add_argument("--print", nargs="*", metavar="NAME", help="print examples as text art")
+    parser.add_argument("--time", action="store_true", help="print render times (ms) as JSON")
     args = parser.parse_args(argv)
+    if args.time:
+        times = render_times()
+        summary = {
+            "mean_ms": round(sum(times.values()) / len(times), 3),
+            "max_ms": max(times.values()),
+        }
+        print(json.dumps({**summary, "screens": times}, indent=2))
+        return 0
     if args.print is not None:
         for name in args.print or list(EXAMPLES):
             for size in (SIZE_128X64, SIZE_128X32):

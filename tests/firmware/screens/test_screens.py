@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,26 @@ def test_the_screens_import_neither_engine_nor_hardware():
                 names = [node.module]
             for name in names:
                 assert name.split(".")[0] not in {"engine", "hardware"}, f"{path.name}: {name}"
+
+
+DOCS = Path(__file__).resolve().parents[3] / "docs"
+
+
+@pytest.mark.parametrize("name", list(EXAMPLES))
+def test_the_docs_show_the_current_screens(name):
+    text = (DOCS / "screens.md").read_text(encoding="utf-8")
+    for size, suffix in ((SIZE_128X64, ""), (SIZE_128X32, "_32")):
+        path = DOCS / "screens" / f"{name}{suffix}.png"
+        assert f"(screens/{path.name})" in text, f"docs/screens.md does not show {path.name}"
+        with Image.open(path) as shown:
+            current = picture(render(EXAMPLES[name], size))
+            assert shown.convert("RGB").tobytes() == current.tobytes(), (
+                f"{path.name} is stale: python -m firmware.screens.gallery docs/screens"
+            )
+
+
+def test_render_times_cover_every_screen_at_both_sizes(capsys):
+    assert main(["--time"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert len(figures["screens"]) == 2 * len(EXAMPLES)
+    assert figures["max_ms"] == max(figures["screens"].values())
