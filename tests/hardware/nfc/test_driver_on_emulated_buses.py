@@ -191,3 +191,36 @@ def test_uart_wakeup_preamble_is_ignored_and_frames_still_parse():
     assert not chip.ready and uart.in_waiting == 0
     PN532_UART(uart)
     assert [command for command, _ in chip.commands] == [0x14, 0x02]
+
+
+def test_bus_and_chip_counters_agree_on_every_bus():
+    i2c = EmulatedI2C()
+    mux = EmulatedTCA9548A(i2c)
+    chip = mux.attach(1, EmulatedPN532())
+    pn532 = PN532_I2C(MuxChannel(i2c, 1))
+    i2c.reset_counters()
+    chip.reset_counters()
+    assert pn532.firmware_version
+    selects = i2c.transactions - chip.transactions
+    # one channel select per lock: write, status poll, ACK (two reads), status poll, response
+    assert (selects, chip.transactions) == (5, 7)
+    assert i2c.bytes_total == chip.bytes_in + chip.bytes_out + 2 * selects
+
+    chip, pn532 = on_spi()
+    assert pn532.firmware_version
+    assert chip.bytes_in == chip.bytes_out  # full duplex: every byte out is a byte in
+    uart_chip = EmulatedPN532()
+    uart = EmulatedUART(uart_chip)
+    PN532_UART(uart)
+    assert uart.bytes_total == uart_chip.bytes_in + uart_chip.bytes_out
+    assert uart.modelled_time_s == pytest.approx(10 * uart.bytes_total / 115_200)
+
+
+def test_two_open_channels_with_the_same_address_collide():
+    i2c = EmulatedI2C()
+    mux = EmulatedTCA9548A(i2c)
+    for channel in (0, 1):
+        mux.attach(channel, EmulatedPN532())
+    i2c.writeto(0x70, bytes([0b11]))
+    with pytest.raises(OSError, match="two devices answer at 0x24"):
+        i2c.writeto(0x24, b"\x00")
