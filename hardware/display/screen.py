@@ -91,6 +91,11 @@ class Display:
             return False
         return True
 
+    def invalidate(self) -> None:
+        """Forget what the screen shows: the next `show()` sends the whole frame."""
+        if self._device is not None:
+            self._device.invalidate()
+
     def clear(self) -> bool:
         """Blank the screen."""
         return self.show(Image.new("1", self.size))

@@ -28,7 +28,7 @@ def test_a_full_frame_is_one_i2c_transfer_as_luma_sends_from_its_own_port(score_
     display = open_display(DisplaySpec("stake-0"), wiring)
     display.chip.unknown.clear()
     before = display.meter.snapshot()
-    display._device.invalidate()
+    display.invalidate()
     display.show(score_image(9))
     sent = display.meter.since(before)
     assert sent["transactions"] == 2  # the window commands, then 1,024 bytes at once
