@@ -23,6 +23,7 @@ from firmware.registry import Registry
 from firmware.screens import DeviceTroubleScreen, RefusalScreen, UnknownCardScreen, render
 
 UNKNOWN_CARD = "Unknown card - enroll it"
+FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
 
 CONTROLLERS = {
     "arcana": "firmware.controllers.arcana",
@@ -38,10 +39,12 @@ class TableGames:
         catalog: str | dict[str, Any] = "sample",
         bindings: Mapping[str, str] | None = None,
         status_role: str = "status",
+        pads: tuple[str, ...] = FULL_TABLE_PADS,
     ) -> None:
         self.catalog_source = catalog
         self.bindings = dict(bindings or {})
         self.status_role = status_role
+        self.pads = pads  # reader roles, in table order; each has a display of the same role
 
     @cached_property
     def catalog(self) -> Any:
