@@ -1,0 +1,43 @@
+"""Random games through the public API: the benchmark policy, and a source of test games."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.resarcana.rules import apply, legal_actions
+from engine.resarcana.setup import from_record, random_setup
+from engine.resarcana.state import FINISHED, ROUND
+
+PASS_CHANCE = 0.15
+# A random game that has not ended after this many rounds is given up (it never happens in
+# practice: VP accumulate every round); the playout then reports finished = False.
+MAX_ROUNDS = 200
+
+
+def random_playout(rng: random.Random, players: int) -> dict[str, Any]:
+    """Play one random game: when other actions exist, pass with probability 0.15, otherwise
+    a uniformly random legal action. Legal actions are generated at every step.
+
+    Returns {"actions", "rounds", "finished", "setup", "moves", "state"}.
+    """
+    setup = random_setup(rng, players)
+    state = from_record(setup)
+    moves = []
+    random_ = rng.random
+    while not state[FINISHED] and state[ROUND] <= MAX_ROUNDS:
+        legal = legal_actions(state)
+        if len(legal) > 1 and random_() < PASS_CHANCE:
+            action = legal[-1]  # pass is always last
+        else:
+            action = legal[int(random_() * len(legal))]
+        state = apply(state, action).state
+        moves.append(action)
+    return {
+        "actions": len(moves),
+        "rounds": state[ROUND],
+        "finished": state[FINISHED],
+        "setup": setup,
+        "moves": moves,
+        "state": state,
+    }

@@ -1,0 +1,370 @@
+"""The rules: legal actions, applying an action, the end of a round and of the game.
+
+Pure functions over flat state tuples (`engine.resarcana.state`). The hot path
+(`legal_actions`, `apply` of a canonical action) works on field indices, precomputed plans
+and memo tables; the cold path (rejections) builds the sentences a player reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.protocol import Applied, Rejection
+from engine.resarcana import events as ev
+from engine.resarcana.actions import (
+    ACTIVATE,
+    ACTIVATE_OF,
+    BUY_MONUMENT,
+    BUY_OF,
+    DISCARD,
+    DISCARDS_OF,
+    MAX_PLAYERS,
+    PASS,
+    PASS_OF,
+    PLANS,
+    PLAY,
+    PLAY_OF,
+    Action,
+    canonical,
+    misfit,
+)
+from engine.resarcana.essences import GUARD, KINDS, NEAR_CAP, clamp, essences, shortfall, unpack
+from engine.resarcana.state import (
+    AFFORD,
+    ARTIFACT_BITS,
+    BUYABLE,
+    CURRENT,
+    DECK,
+    DECK_SIZE,
+    ESS,
+    FINISHED,
+    FIRST,
+    HAND,
+    HAND_SIZE,
+    MONUMENT_BITS,
+    ORDER,
+    OUT,
+    PASSED,
+    PLACE_BITS,
+    POWER_BITS,
+    PRODUCTION,
+    ROUND,
+    START,
+    TABLE,
+    TABLEAU,
+    TOKENS,
+    USED,
+    VP_TO_END,
+    Position,
+    State,
+    affordable,
+    buyable,
+    cards_in,
+    vp_of,
+)
+
+COST = tuple(card.cost.packed() for card in ORDER)
+POWER_COST = tuple(card.power.cost.packed() if card.power else 0 for card in ORDER)
+SCORING_BITS = PLACE_BITS | MONUMENT_BITS
+
+
+class _Memo(dict):
+    """key -> make(key), computed on first use: things that repeat game after game."""
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.make(key)
+        return value
+
+
+def _within(costs: tuple[int, ...], bits: int) -> tuple[tuple[int, ...], ...]:
+    """WITHIN[kind][n]: mask of the cards (among `bits`) asking at most n of that kind."""
+    counts = [unpack(cost) for cost in costs]
+    return tuple(
+        tuple(
+            sum(1 << i for i in range(len(ORDER)) if bits >> i & 1 and counts[i][kind] <= n)
+            for n in range(8)
+        )
+        for kind in range(len(KINDS))
+    )
+
+
+CAN_PAY = _within(COST, (1 << len(ORDER)) - 1)
+CAN_POWER = _within(POWER_COST, POWER_BITS)
+
+
+def _affordable_cards(afford: int) -> tuple[int, int]:
+    """Masks of the cards whose cost, and whose power's cost, a capped stock pays."""
+    pay = power = -1
+    for kind, n in enumerate(unpack(afford)):
+        pay &= CAN_PAY[kind][n]
+        power &= CAN_POWER[kind][n]
+    return pay, power
+
+
+# Capped stock -> affordable masks: at most 8**5 keys, each computed once.
+AFFORDABLE = _Memo(_affordable_cards)
+
+
+def _seat_memo(make: Callable[[int, int], tuple[Action, ...]]) -> list[_Memo]:
+    return [_Memo(lambda mask, p=p: make(p, mask)) for p in range(MAX_PLAYERS)]
+
+
+# Per seat, a mask -> the actions it allows, in card order; a game meets few masks.
+PLAYS = _seat_memo(lambda p, mask: tuple(PLAY_OF[p][i] for i in cards_in(mask)))
+POWERS = _seat_memo(lambda p, mask: tuple(ACTIVATE_OF[p][i] for i in cards_in(mask)))
+BUYS = _seat_memo(lambda p, mask: tuple(BUY_OF[p][i] for i in cards_in(mask)))
+DISCARDS_AND_PASS = _seat_memo(
+    lambda p, hand: (*(a for i in cards_in(hand) for a in DISCARDS_OF[p][i]), PASS_OF[p])
+)
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every legal action of the seat to play, in a stable order: plays, powers, buys
+    (places then monuments), discards, pass. Empty once the game is finished."""
+    if state[FINISHED]:
+        return []
+    p = state[CURRENT]
+    table = state[TABLE]
+    b = table.seat_bases[p]
+    if table.hands_known:
+        hand = state[b + HAND]
+    elif state[b + HAND_SIZE]:
+        hand = ARTIFACT_BITS & ~state[OUT]  # physical play: any artifact not yet out
+    else:
+        hand = 0
+    pay, power = AFFORDABLE[state[b + AFFORD]]
+    legal = [*PLAYS[p][hand & pay], *POWERS[p][state[b + TABLEAU] & ~state[USED] & power]]
+    legal += BUYS[p][state[BUYABLE] & pay]
+    legal += DISCARDS_AND_PASS[p][hand]
+    return legal
+
+
+# An Applied built without the frozen dataclass's __init__, which costs more than the rest
+# of a typical action: same class, same fields, set once through the slots.
+_new = object.__new__
+_set_state = Applied.state.__set__  # type: ignore[attr-defined]
+_set_events = Applied.events.__set__  # type: ignore[attr-defined]
+
+
+def _applied(state: State, events: tuple[Any, ...]) -> Applied[State]:
+    done = _new(Applied)
+    _set_state(done, state)
+    _set_events(done, events)
+    return done
+
+
+def apply(state: State, action: Action) -> Applied[State] | Rejection:
+    """The state after `action` and its events, or a Rejection (and `state` untouched)."""
+    index = action.index
+    if index < 0:
+        twin = canonical(action)
+        if twin is None:
+            return _misfit(state, action)
+        index = twin.index
+    kind, p, card, bit, cost, gain, vp, events = PLANS[index]
+    if state[FINISHED]:
+        return Rejection("game_over", "The game is over.")
+    if p != state[CURRENT]:
+        return _not_your_turn(state, p)
+    if kind == PASS:
+        return _pass(state, p)
+    table = state[TABLE]
+    b = table.seat_bases[p]
+    stock = state[b + ESS]
+    s = list(state)
+    if kind == ACTIVATE:
+        if not state[b + TABLEAU] & bit:
+            return _not_in_front(state, p, card)
+        if state[USED] & bit:
+            return Rejection(
+                "already_used", f"{ORDER[card].name} has already been used this round."
+            )
+        stock -= cost
+        if stock & GUARD:
+            return _cannot_afford(state, p, card, cost, "The power of ")
+        stock += gain
+        s[USED] = state[USED] | bit
+        s[b + TOKENS] = state[b + TOKENS] + vp
+    elif kind in (PLAY, DISCARD):
+        if table.hands_known:
+            if not state[b + HAND] & bit:
+                return _not_in_hand(state, p, card)
+            s[b + HAND] = state[b + HAND] ^ bit
+        elif not state[b + HAND_SIZE] or state[OUT] & bit:
+            return _not_in_hand(state, p, card)
+        if kind == PLAY:
+            stock -= cost
+            if stock & GUARD:
+                return _cannot_afford(state, p, card, cost, "")
+            s[b + TABLEAU] = state[b + TABLEAU] | bit
+        else:
+            stock += gain
+        s[b + HAND_SIZE] = state[b + HAND_SIZE] - 1
+        s[OUT] = state[OUT] | bit
+    else:  # buy a place of power or a face-up monument
+        if not state[BUYABLE] & bit:
+            return _not_for_sale(state, card)
+        stock -= cost
+        if stock & GUARD:
+            return _cannot_afford(state, p, card, cost, "")
+        s[b + TABLEAU] = state[b + TABLEAU] | bit
+        s[OUT] = out = state[OUT] | bit
+        if kind == BUY_MONUMENT:
+            s[BUYABLE] = buyable(table, out)
+            events = events + _revealed(table, (out & MONUMENT_BITS).bit_count())
+        else:
+            s[BUYABLE] = state[BUYABLE] ^ bit
+    s[b + ESS] = stock
+    s[b + AFFORD] = affordable(stock)
+    s[CURRENT] = table.next_seat[state[PASSED]][p]
+    done = _new(Applied)
+    _set_state(done, tuple(s))
+    _set_events(done, events)
+    return done
+
+
+def _revealed(table: Any, bought: int) -> tuple[Any, ...]:
+    """The monument turned up after the `bought`-th purchase, if the stack had one left."""
+    turned = bought + 1  # the face-up pair is order[0:2]; purchase b turns up order[b + 1]
+    if turned >= len(MONUMENT_EVENTS):
+        return ()
+    if table.monuments is None:
+        return (ev.MonumentRevealed(None),)
+    return (MONUMENT_EVENTS[ORDER[table.monuments[turned]].id],)
+
+
+MONUMENT_EVENTS = {
+    card.id: ev.MonumentRevealed(card.id) for card in ORDER if card.kind == "monument"
+}
+# PASS_EVENTS[seat][first][top card index, -1 for an unknown card, or None for no draw]
+PASS_EVENTS = [
+    [
+        {
+            top: (ev.Passed(p, bool(first)),)
+            + (() if top is None else (ev.Drew(p, None if top < 0 else ORDER[top].id),))
+            for top in [None, -1, *range(len(ORDER))]
+        }
+        for first in (0, 1)
+    ]
+    for p in range(4)
+]
+
+
+def _pass(state: State, p: int) -> Applied[State]:
+    """Pass: draw the top card of the deck, if any; the first to pass starts the next round."""
+    table = state[TABLE]
+    b = table.seat_bases[p]
+    s = list(state)
+    first = state[FIRST] < 0
+    if first:
+        s[FIRST] = p
+    top = None
+    if state[b + DECK_SIZE]:
+        s[b + DECK_SIZE] = state[b + DECK_SIZE] - 1
+        s[b + HAND_SIZE] = state[b + HAND_SIZE] + 1
+        deck = state[b + DECK]
+        if deck:
+            top = deck[0]
+            s[b + DECK] = deck[1:]
+            s[b + HAND] = state[b + HAND] | 1 << top
+        else:
+            top = -1
+    events = PASS_EVENTS[p][first][top]
+    passed = state[PASSED] | 1 << p
+    if passed == table.everyone:
+        events = _end_round(s, table, events)
+    else:
+        s[PASSED] = passed
+        s[CURRENT] = table.next_seat[passed][p]
+    return _applied(tuple(s), events)
+
+
+VP_OF = _Memo(lambda mask: vp_of(mask, 0))
+PRODUCTION_OF = _Memo(lambda tableau: sum(PRODUCTION[i] for i in cards_in(tableau)))
+PRODUCED = _Memo(lambda key: ev.Produced(key[0], essences(key[1])))
+ROUND_ENDED = _Memo(ev.RoundEnded)
+ROUND_STARTED = _Memo(lambda key: ev.RoundStarted(*key))
+
+
+def _end_round(s: list[Any], table: Any, events: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Everyone has passed: the 10-VP check, then the next round with production."""
+    now = s[ROUND]
+    vps = [VP_OF[s[b + TABLEAU] & SCORING_BITS] + s[b + TOKENS] for b in table.seat_bases]
+    if max(vps) >= VP_TO_END:
+        s[FINISHED] = True
+        s[PASSED] = table.everyone
+        ranks = ranking(tuple(vps))
+        winners = tuple(q for q, rank in enumerate(ranks) if rank == 1)
+        return (*events, ROUND_ENDED[now], ev.GameEnded(now, winners, tuple(vps), ranks))
+    s[ROUND] = now + 1
+    s[USED] = 0
+    s[PASSED] = 0
+    s[START] = s[CURRENT] = start = s[FIRST]
+    s[FIRST] = -1
+    out = [*events, ROUND_ENDED[now], ROUND_STARTED[now + 1, start]]
+    for q, b in enumerate(table.seat_bases):
+        produced = table.mage_production[q] + PRODUCTION_OF[s[b + TABLEAU]]
+        stock = s[b + ESS] + produced
+        if stock & NEAR_CAP:
+            stock = clamp(stock)
+        s[b + ESS] = stock
+        s[b + AFFORD] = affordable(stock)
+        out.append(PRODUCED[q, produced])
+    return tuple(out)
+
+
+def ranking(vps: tuple[int, ...]) -> tuple[int, ...]:
+    """Rank per seat, 1 = most VP; equal VP share a rank (1, 1, 3)."""
+    return tuple(1 + sum(other > vp for other in vps) for vp in vps)
+
+
+# Rejections: the sentences a player reads.
+
+
+def _not_your_turn(state: State, p: int) -> Rejection:
+    names = state[TABLE].names
+    if not 0 <= p < len(names):
+        return Rejection("no_such_player", f"There is no player {p} at this table.")
+    if state[PASSED] >> p & 1:
+        return Rejection("passed", f"{names[p]} has passed this round.")
+    return Rejection("not_your_turn", f"It is {names[state[CURRENT]]}'s turn, not {names[p]}'s.")
+
+
+def _not_in_hand(state: State, p: int, card: int) -> Rejection:
+    look = Position(state)
+    name, who = ORDER[card].name, look.table.names[p]
+    if look.table.hands_known:
+        return Rejection("not_in_hand", f"{name} is not in {who}'s hand.")
+    if not look.seat(p, HAND_SIZE):
+        return Rejection("empty_hand", f"{who} has no card in hand.")
+    in_play = any(look.seat(q, TABLEAU) >> card & 1 for q in range(look.players))
+    return Rejection("not_in_hand", f"{name} is already {'in play' if in_play else 'discarded'}.")
+
+
+def _not_in_front(state: State, p: int, card: int) -> Rejection:
+    who = state[TABLE].names[p]
+    return Rejection("not_in_front", f"{ORDER[card].name} is not in front of {who}.")
+
+
+def _not_for_sale(state: State, card: int) -> Rejection:
+    name = ORDER[card].name
+    if state[OUT] & 1 << card:
+        return Rejection("already_bought", f"{name} has already been bought.")
+    return Rejection("not_face_up", f"{name} is not face up.")
+
+
+def _cannot_afford(state: State, p: int, card: int, cost: int, prefix: str) -> Rejection:
+    missing = shortfall(Position(state).seat(p, ESS), cost)
+    return Rejection("cannot_afford", f"{prefix}{ORDER[card].name} needs {missing}.")
+
+
+def _misfit(state: State, action: Action) -> Rejection:
+    players = state[TABLE].players
+    if not isinstance(action.player, int) or not 0 <= action.player < players:
+        return Rejection("no_such_player", f"There is no player {action.player} at this table.")
+    return Rejection("not_an_action", (misfit(action) or "That is not an action") + ".")

@@ -1,0 +1,264 @@
+"""A state of the game: an immutable flat tuple, cheap to copy; `Position` reads it by name.
+
+Cards on the table are bits of an int (artifacts 0-23, places 24-28, monuments 29-34), so
+"in hand", "in front of Ann" or "used this round" are one mask test. Essences are packed
+stocks (`engine.resarcana.essences`). The layout:
+
+    state[ROUND], state[CURRENT], ...                 global fields (G of them)
+    state[G + seat * W + ESS], ...                    one block of W fields per seat
+
+The rules work on indices for speed (a plain tuple is copied three times faster than any
+class); everything else reads a state through `Position(state)`.
+What never changes during a game (names, mages, the monument order) lives in one shared
+`Table` object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.resarcana.cards import ARTIFACTS, MAGES, MONUMENTS, PLACES, Card
+from engine.resarcana.essences import GUARD, WIDTH, Essences, essences, pack
+
+# Every card that can lie on the table, in bit order.
+ORDER: tuple[Card, ...] = ARTIFACTS + PLACES + MONUMENTS
+INDEX: dict[str, int] = {card.id: i for i, card in enumerate(ORDER)}
+MAGE_INDEX: dict[str, int] = {card.id: i for i, card in enumerate(MAGES)}
+ARTIFACT_BITS = (1 << len(ARTIFACTS)) - 1
+PLACE_BITS = ((1 << len(PLACES)) - 1) << len(ARTIFACTS)
+MONUMENT_BITS = ((1 << len(MONUMENTS)) - 1) << (len(ARTIFACTS) + len(PLACES))
+POWER_BITS = sum(1 << i for i, card in enumerate(ORDER) if card.power is not None)
+PRODUCTION: tuple[int, ...] = tuple(card.produces.packed() for card in ORDER)
+CARD_VP: tuple[int, ...] = tuple(card.vp for card in ORDER)
+FACE_UP = 2  # monuments face up at a time
+VP_TO_END = 10
+
+SEVEN = pack([7] * 5)
+ABOVE_7 = pack([(1 << (WIDTH - 1)) - 8] * 5)
+ADD = pack([(1 << (WIDTH - 1)) - 8] * 5)
+assert max(n for card in ORDER for n in card.cost.counts()) <= 7
+assert max(n for c in ORDER if c.power for n in c.power.cost.counts()) <= 7
+
+# Global fields: round, seat to act, start player, first to pass (-1: nobody yet), passed
+# (mask of seats), finished, used (cards turned this round), out (cards in a tableau or
+# discarded), buyable (places left and face-up monuments; with an unknown stack every
+# monument not yet bought), table (the fixed `Table`).
+ROUND, CURRENT, START, FIRST, PASSED, FINISHED, USED, OUT, BUYABLE, TABLE = range(10)
+G = 10
+# Fields of a seat's block: essences (packed), what they can afford (`affordable`), VP
+# tokens, hand (mask; 0 when unknown), hand size, deck (tuple of card indices, top first; ()
+# when unknown), deck size, tableau (mask).
+ESS, AFFORD, TOKENS, HAND, HAND_SIZE, DECK, DECK_SIZE, TABLEAU = range(8)
+W = 8
+State = tuple  # the flat layout above
+
+
+def cards_in(mask: int) -> tuple[int, ...]:
+    """The card indices whose bits are set, lowest first."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(found)
+
+
+def ids(mask: int) -> list[str]:
+    """Card ids of a mask, sorted as the record spec wants."""
+    return sorted(ORDER[i].id for i in cards_in(mask))
+
+
+def _next_seats(players: int) -> tuple[tuple[int, ...], ...]:
+    """[passed mask][seat] -> the next seat clockwise that has not passed, or -1."""
+    rows = []
+    for passed in range(1 << players):
+        following = [
+            [(seat + k) % players for k in range(1, players + 1)] for seat in range(players)
+        ]
+        rows.append(
+            tuple(next((q for q in after if not passed >> q & 1), -1) for after in following)
+        )
+    return tuple(rows)
+
+
+NEXT_SEATS = {players: _next_seats(players) for players in (2, 3, 4)}
+
+
+@dataclass(frozen=True)
+class Table:
+    """What stays fixed for a whole game: seats, mages and what the engine knows of the deal.
+
+    `monuments` is the face-up pair then the hidden stack in order (card indices), or None
+    when the stack is unknown (physical play). `hands_known` is False in physical play.
+    """
+
+    names: tuple[str, ...]
+    mages: tuple[int, ...]
+    hands_known: bool
+    monuments: tuple[int, ...] | None
+    # Derived, for the rules' hot path:
+    # up_prefix[b]: mask of the monuments turned up once b have been bought;
+    # next_seat[passed mask][seat]: the next seat clockwise that has not passed (-1: none);
+    # everyone: the passed mask that ends a round; seat_bases: index of each seat's block;
+    # mage_production[seat]: what the seat's mage produces, packed.
+    up_prefix: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    next_seat: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
+    everyone: int = field(init=False, compare=False, repr=False)
+    seat_bases: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    mage_production: tuple[int, ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        order = self.monuments or ()
+        derived = {
+            "up_prefix": tuple(
+                sum(1 << i for i in order[: FACE_UP + b]) for b in range(len(order) + 1)
+            ),
+            "next_seat": NEXT_SEATS[self.players],
+            "everyone": (1 << self.players) - 1,
+            "seat_bases": tuple(G + seat * W for seat in range(self.players)),
+            "mage_production": tuple(MAGES[m].produces.packed() for m in self.mages),
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+
+class Position:
+    """Reads a state by name: `Position(state).essences(0)`. For views, records and tests."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __getitem__(self, field: int):
+        return self.state[field]
+
+    @property
+    def table(self) -> Table:
+        return self[TABLE]
+
+    @property
+    def players(self) -> int:
+        return len(self[TABLE].names)
+
+    @property
+    def round(self) -> int:
+        return self[ROUND]
+
+    @property
+    def current(self) -> int:
+        """The seat whose turn it is (meaningless once finished)."""
+        return self[CURRENT]
+
+    @property
+    def start_player(self) -> int:
+        return self[START]
+
+    @property
+    def first_passer(self) -> int | None:
+        return None if self[FIRST] < 0 else self[FIRST]
+
+    @property
+    def finished(self) -> bool:
+        return self[FINISHED]
+
+    def has_passed(self, seat: int) -> bool:
+        return bool(self[PASSED] >> seat & 1)
+
+    def seat(self, seat: int, what: int):
+        """A field of a seat's block (ESS, TOKENS, HAND, ...)."""
+        return self[G + seat * W + what]
+
+    def essences(self, seat: int) -> Essences:
+        return essences(self.seat(seat, ESS))
+
+    def tokens(self, seat: int) -> int:
+        return self.seat(seat, TOKENS)
+
+    def hand(self, seat: int) -> list[str]:
+        """Card ids known to be in the hand (empty when hands are unknown)."""
+        return ids(self.seat(seat, HAND))
+
+    def hand_size(self, seat: int) -> int:
+        return self.seat(seat, HAND_SIZE)
+
+    def deck(self, seat: int) -> list[str]:
+        """Card ids of the deck, top first (empty when unknown)."""
+        return [ORDER[i].id for i in self.seat(seat, DECK)]
+
+    def deck_size(self, seat: int) -> int:
+        return self.seat(seat, DECK_SIZE)
+
+    def tableau(self, seat: int) -> list[str]:
+        """Artifacts, places and monuments in front of the seat (not the mage), sorted."""
+        return ids(self.seat(seat, TABLEAU))
+
+    def used(self) -> list[str]:
+        """Cards whose power was used this round (turned)."""
+        return ids(self[USED])
+
+    def discarded(self) -> list[str]:
+        """Artifacts discarded so far."""
+        in_play = 0
+        for seat in range(self.players):
+            in_play |= self.seat(seat, TABLEAU)
+        return ids(self[OUT] & ~in_play & ARTIFACT_BITS)
+
+    def vp(self, seat: int) -> int:
+        """Places of power + monuments + VP tokens."""
+        return vp_of(self.seat(seat, TABLEAU), self.seat(seat, TOKENS))
+
+    def places_available(self) -> list[str]:
+        return ids(PLACE_BITS & ~self[OUT])
+
+    def monuments_bought(self) -> int:
+        return (self[OUT] & MONUMENT_BITS).bit_count()
+
+    def monuments_face_up(self) -> list[str] | int:
+        """Face-up monument ids, or only their number when the stack is unknown."""
+        bought = self.monuments_bought()
+        if self[TABLE].monuments is None:
+            return min(FACE_UP, len(MONUMENTS) - bought)
+        return ids(self[TABLE].up_prefix[bought] & ~self[OUT])
+
+
+def vp_of(tableau: int, tokens: int) -> int:
+    """VP of a tableau mask plus VP tokens."""
+    return tokens + sum(CARD_VP[i] for i in cards_in(tableau & (PLACE_BITS | MONUMENT_BITS)))
+
+
+def affordable(stock: int) -> int:
+    """The stock with every count capped at 7: what it can pay is all that matters to the
+    legal actions (no cost asks for more than 6 of a kind), and capped stocks repeat often.
+    """
+    # Bits 3 and up of a field are set iff the count is 8 or more; adding ADD carries that
+    # into the guard bit, which then becomes a 7 in the field.
+    many = ((stock & ABOVE_7) + ADD) & GUARD
+    return (stock & SEVEN) | (many >> (WIDTH - 1)) * 7
+
+
+def buyable(table: Table, out: int) -> int:
+    """Places not yet bought and monuments face up, given the cards out of the box."""
+    monuments = (
+        MONUMENT_BITS
+        if table.monuments is None
+        else table.up_prefix[(out & MONUMENT_BITS).bit_count()]
+    )
+    return (PLACE_BITS | monuments) & ~out
+
+
+def initial(
+    table: Table, start: int, hands: list[list[int]] | None, decks: list[list[int]] | None
+) -> State:
+    """The first state: round 1, one of each essence, no production yet."""
+    one_each = pack([1, 1, 1, 1, 1])
+    fields: list = [1, start, start, -1, 0, False, 0, 0, buyable(table, 0), table]
+    for seat in range(table.players):
+        hand = sum(1 << i for i in hands[seat]) if hands is not None else 0
+        deck = tuple(decks[seat]) if decks is not None else ()
+        fields += [one_each, affordable(one_each), 0, hand, 3, deck, 3, 0]
+    return tuple(fields)
