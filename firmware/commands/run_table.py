@@ -1,0 +1,63 @@
+"""`arcana-table run --profile FILE`: the table on real hardware, as the systemd unit runs it.
+
+`--emulated` runs the same loop on the profile's emulated devices (for trying a profile and
+for tests); the journal makes a restarted table continue where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from firmware import state_dir
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--profile", default="full-table", help="table profile: a TOML file or a shipped name"
+    )
+    parser.add_argument("--catalog", default="sample", help="Arcana catalog: TOML file or name")
+    parser.add_argument(
+        "--emulated", action="store_true", help="run on the profile's emulated devices"
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log more")
+    state_dir.add_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    from firmware.games import TableGames
+    from firmware.journal import Journal, JournalError
+    from firmware.service import Service
+    from firmware.table_loop import TableLoop
+    from hardware.profile import ProfileError, load_profile
+    from hardware.table import build_table
+
+    try:
+        profile = load_profile(args.profile)
+    except (ProfileError, OSError) as err:
+        print(f"arcana-table run: {err}", file=sys.stderr)
+        return 2
+    games = TableGames(catalog=args.catalog, pads=tuple(r.role for r in profile.readers))
+    try:
+        games.catalog  # noqa: B018 - validate the catalog before touching any device
+    except Exception as err:  # CatalogError and file errors: one sentence, exit 2
+        print(f"arcana-table run: {err}", file=sys.stderr)
+        return 2
+    try:
+        journal = Journal.open(state_dir.resolve(args.state_dir))
+    except JournalError as err:
+        print(f"arcana-table run: {err}", file=sys.stderr)
+        return 2
+    games.bindings = journal.bindings()
+    table = build_table(profile, emulated=args.emulated)
+    service = Service.from_environment()
+    try:
+        TableLoop(table, journal, games, service).run()
+    finally:
+        service.close()
+    return 0

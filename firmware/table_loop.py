@@ -1,0 +1,126 @@
+"""The table running for real: scanning threads and buttons feed one queue, one thread owns
+the game, systemd hears that it is alive.
+
+    loop = TableLoop(table, journal, games, service)
+    loop.run()                 # until SIGTERM/SIGINT; then the screens say "saved"
+
+Readers are grouped by bus, one scanning thread per bus (readers on one bus take turns;
+separate buses poll at the same time). A failing reader or display never stops the loop.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import time
+from collections.abc import Callable
+from typing import Any
+
+from firmware.companion import Companion, Games
+from firmware.events import Event, Tick
+from firmware.inputs import from_scanner, wire_buttons
+from firmware.journal import Journal
+from firmware.screens import SavedScreen, render
+from firmware.service import Service
+from hardware.nfc.scanner import Scanner, ScanThread
+from hardware.table import Table
+
+log = logging.getLogger(__name__)
+
+TICK_S = 0.5
+
+
+class TableLoop:
+    """Threads around a Companion; `run()` returns when a stop is requested."""
+
+    def __init__(
+        self,
+        table: Table,
+        journal: Journal,
+        games: Games,
+        service: Service,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.table = table
+        self.journal = journal
+        self.service = service
+        self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self.companion = Companion(table.displays, journal, games, buzzer=table.buzzer, clock=clock)
+        self.scan_threads = [
+            ScanThread(scanner, self._on_tag) for scanner in bus_scanners(table, clock)
+        ]
+        wire_buttons(table.buttons, self.events.put)
+        service.stop.on_request(lambda: self.events.put(Tick()))  # wake the loop at once
+
+    def _on_tag(self, tag_event: Any) -> None:
+        event = from_scanner(tag_event)
+        if event is not None:
+            self.events.put(event)
+
+    def start(self) -> None:
+        """Resume or set up the game, show it, start scanning, tell systemd we are ready."""
+        self.companion.start()
+        for thread in self.scan_threads:
+            thread.start()
+        self.service.ready(self.status_text())
+
+    def status_text(self) -> str:
+        if self.companion.game_id is None:
+            return "choosing a game"
+        return f"game {self.companion.game_id} in play"
+
+    def run(self) -> None:
+        with self.service.stop:
+            self.start()
+            while not self.service.stop.requested:
+                try:
+                    event = self.events.get(timeout=self.service.wait_timeout(TICK_S))
+                except queue.Empty:
+                    event = Tick()
+                try:
+                    self.companion.handle(event)
+                except Exception:  # the loop must survive anything one event does
+                    log.exception("handling %r failed", event)
+                self.service.tick()
+            self.shutdown()
+
+    def shutdown(self) -> None:
+        """Bounded: stop scanning, leave "saved" on the screens, close devices and journal."""
+        report = self.service.shutdown(
+            [
+                ("scanning", self._stop_scanning),
+                ("screens", self._show_saved),
+                ("devices", self.table.close),
+                ("journal", self.journal.close),
+            ]
+        )
+        if not report.clean:
+            log.warning("shutdown: %s", report)
+
+    def _stop_scanning(self) -> None:
+        for thread in self.scan_threads:
+            thread.stop(timeout=1.0)
+
+    def _show_saved(self) -> None:
+        for display in self.table.displays.values():
+            display.show(render(SavedScreen(), display.size))
+
+
+def bus_scanners(table: Table, clock: Callable[[], float]) -> list[Scanner]:
+    """One scanner per bus, each polling its readers in turn."""
+    groups: dict[tuple[str, int], list[Any]] = {}
+    specs = {spec.role: spec for spec in table.profile.readers}
+    for role, reader in table.readers.items():
+        spec = specs[role]
+        key = (spec.interface, getattr(spec, "bus", 0) if spec.interface != "uart" else hash(role))
+        groups.setdefault(key, []).append(reader)
+    profile = table.profile
+    return [
+        Scanner(
+            readers,
+            absence_s=profile.absence_s,
+            one_field_at_a_time=profile.one_field_at_a_time,
+            clock=clock,
+        )
+        for readers in groups.values()
+    ]
