@@ -11,6 +11,7 @@ and reports every problem at once, each naming the card and the field:
 
 from __future__ import annotations
 
+import copy
 import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
@@ -141,7 +142,7 @@ def load_catalog(source: str | Path | dict[str, Any] | Catalog) -> Catalog:
     if isinstance(source, Catalog):
         return source
     if isinstance(source, dict):
-        return parse_catalog(source, source)
+        return parse_catalog(source, copy.deepcopy(source))
     text = str(source)
     if "/" not in text and "\\" not in text and not text.endswith(".toml"):
         if not (CATALOG_DIR / f"{text}.toml").is_file():
