@@ -16,6 +16,7 @@ import dataclasses
 import hashlib
 import time
 from collections import deque
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +59,7 @@ class Tabletop:
         games: Games,
         profile: Profile | str = "full-table",
         *,
-        written_ids: bool = True,
+        written_ids: bool | Collection[str] = True,
         hold_s: float = 0.05,
     ) -> None:
         profile = load_profile(profile) if isinstance(profile, str) else profile
@@ -85,8 +86,16 @@ class Tabletop:
 
     # -- the players' hands -----------------------------------------------------------------
     def tag_for(self, card: str) -> Ntag:
-        """The card's emulated tag: with its id written on it, or bare (bound by UID)."""
-        return Ntag(uid_for(card), card_id=card if self.written_ids else None)
+        """The card's emulated tag: with its id written on it, or bare (bound by UID).
+
+        `written_ids` is True (every tag carries its id), False (none does) or the set of
+        cards whose tags carry it.
+        """
+        if isinstance(self.written_ids, bool):
+            written = self.written_ids
+        else:
+            written = card in self.written_ids
+        return Ntag(uid_for(card), card_id=card if written else None)
 
     def tap(self, pad: str, card: str | Ntag) -> None:
         """Put a card on a pad, let the table read it, and take it away again."""
