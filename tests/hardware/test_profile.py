@@ -154,3 +154,12 @@ def test_an_unknown_profile_name_lists_the_shipped_ones():
         ProfileError, match="bigtable: no such profile; shipped: full-table, minimal"
     ):
         load_profile("bigtable")
+
+
+def test_the_example_in_the_hardware_guide_is_a_valid_profile(repo_root):
+    guide = (repo_root / "docs" / "hardware.md").read_text(encoding="utf-8")
+    example = guide.split("```toml\n", 1)[1].split("```", 1)[0]
+    profile = parse_profile(example, source="docs/hardware.md")
+    assert profile.readers[0].irq == 4
+    assert profile.displays[0].bus == 22  # channel 0's kernel bus
+    assert (profile.encoder.a, profile.encoder.b) == (20, 21)

@@ -167,3 +167,32 @@ def test_closing_twice_is_fine_and_releases_the_pins(clock):
     assert table.closed
     assert all(b.device.closed for b in table.buttons.values())
     assert all(d.closed for d in table.displays.values())
+
+
+def test_readers_behind_a_kernel_driven_multiplexer_sit_on_their_channel_buses():
+    profile = parse_profile(
+        textwrap.dedent("""
+        [mux]
+        kernel_buses = [10, 11, 12, 13, 14, 15, 16, 17]
+
+        [[readers]]
+        role = "stake-0"
+        interface = "i2c"
+        mux_channel = 0
+
+        [[readers]]
+        role = "stake-1"
+        interface = "i2c"
+        mux_channel = 1
+        irq = 4
+
+        [[displays]]
+        role = "stake-1"
+        mux_channel = 1
+        """)
+    )
+    with build_table(profile) as table:
+        assert len(table.nfc_buses) == 2  # one emulated /dev/i2c-N per channel, no selects
+        table.pads["stake-1"].place(Ntag("04aabbccddee01"))
+        assert [(e.kind, e.reader) for e in table.scanner.cycle()] == [("placed", "stake-1")]
+        assert list(table.wiring.i2c_buses) == [11]
