@@ -75,6 +75,7 @@ class Tabletop:
         )
         self.absence_s = profile.absence_s
         self.written_ids = written_ids
+        self.tap_latencies: list[float] = []  # seconds, tag placed -> last display byte
         self.inbox: deque[Event] = deque()
         wire_buttons(self.table.buttons, self.inbox.append)
         self.journal = Journal.open(state_dir)
@@ -101,8 +102,10 @@ class Tabletop:
         """Put a card on a pad, let the table read it, and take it away again."""
         chip = self.table.pads[pad]
         tag = card if isinstance(card, Ntag) else self.tag_for(card)
+        started = time.perf_counter()
         chip.place(tag)
-        self.settle()
+        self.settle()  # read, handled, journalled and drawn: the tap-to-screen latency
+        self.tap_latencies.append(time.perf_counter() - started)
         chip.remove(tag.uid)
         self.clock.advance(self.absence_s + 0.01)
         self.settle()
