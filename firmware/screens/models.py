@@ -143,7 +143,8 @@ class ArcanaStatusScreen:
     """The status display during an Arcana game.
 
     `turn` names the player to act ("" when nobody is, e.g. while a reveal is awaited);
-    `alert` (a device in trouble, say) replaces the prompt and is drawn inverted.
+    The hand whose label equals `turn` is drawn inverted. `alert` (a device in trouble,
+    say) takes the place of the hands and the prompt, drawn inverted.
     """
 
     round: int

@@ -10,7 +10,7 @@ from enum import Enum
 
 import pytest
 
-from firmware.screens import SIZES, Essence, render
+from firmware.screens import SIZES, ChoiceScreen, Essence, RefusalScreen, render
 from firmware.screens.canvas import Canvas
 from firmware.screens.font import ELLIPSIS
 from firmware.screens.gallery import EXAMPLES
@@ -113,3 +113,24 @@ def test_a_longer_name_changes_nothing_beyond_its_box():
     longer = render(dataclasses.replace(screen, card=LONG + LONG))
     assert long.tobytes() == longer.tobytes()
     assert long.tobytes() != render(screen).tobytes()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_a_long_sentence_wraps_to_at_most_three_lines_and_says_it_was_cut(size, canvases):
+    sentence = " ".join([LONG] * 4)
+    texts = [m for m in marks_of(RefusalScreen(sentence), size, canvases) if m.shown]
+    assert 1 < len(texts) <= 3
+    assert texts[-1].shown.endswith(ELLIPSIS)
+    short = [m for m in marks_of(RefusalScreen("Thieves to play"), size, canvases) if m.shown]
+    assert " ".join(m.shown for m in short) == "Thieves to play"
+
+
+def test_a_choice_scrolls_so_the_selected_option_shows(canvases):
+    options = ("Two players", "Three players", "Four players", "Five", "Six")
+    for selected, visible in ((0, options[:3]), (2, options[1:4]), (4, options[2:])):
+        marks = marks_of(ChoiceScreen("Players", options, selected), SIZES[0], canvases)
+        assert tuple(m.text for m in marks if m.text in options) == visible
+        short = marks_of(ChoiceScreen("Players", options, selected), SIZES[1], canvases)
+        assert [m.text for m in short if m.text in options] == [options[selected]]
+    empty = marks_of(ChoiceScreen("Players", (), 3), SIZES[0], canvases)
+    assert [m.text for m in empty] == ["Players", "Select: next  OK: pick"]
