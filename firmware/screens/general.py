@@ -40,7 +40,7 @@ def message(size: Size, icon: str, title: str, text: str) -> Image.Image:
     body = canvas.height - top
     x = 0
     if icon:
-        scale = 2 if body >= 40 and not title else 1
+        scale = 2 if body >= 34 else 1
         side = 16 * scale
         x = canvas.icon(icon, 0, top + (body - side) // 2, scale=scale) + 4
     lines, face = _fit_lines(text, canvas.width - x, body)
