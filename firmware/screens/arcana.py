@@ -159,12 +159,15 @@ def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image
         if screen.alert:  # two lines of alert need the whole of a 128x32 display
             alert_block(canvas, screen.alert, top=0)
             return canvas.image
+        # three small lines fill 32 rows exactly: turn, hands, prompt
         round_text = f"R{screen.round}"
         round_width = font("small").width(round_text)
-        canvas.text(canvas.width - round_width, 3, round_text)
-        canvas.text(0, 1, turn, font="medium", width=canvas.width - round_width - 4)
-        columns(canvas, hands, top=15, big=False)
-        bottom = 25
+        canvas.text(canvas.width - round_width, 1, round_text)
+        if turn:
+            canvas.icon("turn", 0, 1)
+            canvas.text(10, 1, turn, width=canvas.width - round_width - 14)
+        columns(canvas, hands, top=12, big=False)
+        bottom = 23
     if screen.prompt:
         canvas.text(0, bottom, screen.prompt, align="center")
     return canvas.image
@@ -234,7 +237,7 @@ def render_breakdown(screen: BreakdownScreen, size: Size = FULL) -> Image.Image:
         points_width = font("medium").width(points)
         canvas.text(canvas.width - points_width, 1, points, font="medium")
         canvas.text(0, 1, screen.name, font="medium", width=canvas.width - points_width - 4)
-        parts = "  ".join(f"{line.label} {line.points}" for line in screen.lines)
+        parts = " · ".join(f"{line.label} {line.points}" for line in screen.lines)
         rows = font("small").wrap(parts, canvas.width - font("small").width(page) - 4, 2)
         for index, row in enumerate(rows):
             canvas.text(0, 14 + index * 9, row)

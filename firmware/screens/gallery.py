@@ -55,7 +55,7 @@ EXAMPLES: dict[str, m.Screen] = {
         threshold=7,
         strengths=(m.Strength("Ann", 8), m.Strength("Ben", 8), m.Strength("Cleo", 4)),
         winner="Ben",
-        tie_break="Tie: Ferrymen win political",
+        tie_break="Ferrymen win the tie",
     ),
     "struggle_no_winner": m.StruggleScreen(
         card="Harbour Tower",
@@ -70,7 +70,7 @@ EXAMPLES: dict[str, m.Screen] = {
         round=3,
         turn="Ann",
         hands=(m.HandCount("Ann", 3), m.HandCount("Ben", 2), m.HandCount("Cleo", 4)),
-        prompt="Tap an agent on a stake",
+        prompt="Tap a card on a pad",
     ),
     "arcana_status_alert": m.ArcanaStatusScreen(
         round=5,

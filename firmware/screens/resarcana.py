@@ -36,7 +36,8 @@ def essence_row(
         # "+99" is wider than a cell in the medium font: such a count drops to the small one
         face = number_font if font(number_font).width(text) <= CELL else "small"
         lift = 0 if face == number_font or not canvas.tall else -2
-        canvas.text(x, top + 15 - lift, text, font=face, width=CELL, align="center")
+        below = 15 if canvas.tall else 13
+        canvas.text(x, top + below - lift, text, font=face, width=CELL, align="center")
 
 
 def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
@@ -61,7 +62,7 @@ def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
         vp = f"{screen.vp} VP"
         vp_width = font("medium").width(vp)
         canvas.text(canvas.width - vp_width, 22, vp, font="medium")
-        line = f"{screen.name} · {status}" if status else screen.name
+        line = status or screen.name  # the seat's own player knows their name
         fill = 1
         if screen.your_turn and not screen.passed:
             canvas.box(0, 22, canvas.width - vp_width - 4, canvas.height - 1)
