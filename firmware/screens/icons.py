@@ -36,7 +36,8 @@ def icon_names() -> list[str]:
 
 @cache
 def icon(name: str, scale: int = 1) -> Image.Image:
-    """The icon as a mode "1" image, each pixel drawn as a scale x scale block.
+    """The icon as a mode "1" image, each pixel drawn as a scale x scale block (cached and
+    shared: paste it, never draw on it).
 
     Scaling repeats rows and columns by hand (no resampling filter), so the result is the
     same on every Pillow version.
