@@ -1,0 +1,118 @@
+"""Setup objects of records: explicit deals, physical play, and every mistake refused."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from engine.records import RecordError
+from engine.resarcana import RULES, Position, physical_setup, random_setup
+from engine.resarcana.scenario import deal
+
+
+def test_an_explicit_deal_gives_hands_decks_and_monuments():
+    setup = deal(
+        hands=[["seer_orb", "trade_ring", "brazier"]],
+        decks=[["dragon_heart", "black_skull", "ice_flower"]],
+        monuments=[f"monument_{n}" for n in (4, 1, 6, 2, 3, 5)],
+    )
+    look = Position(RULES.setup(setup))
+    assert look.hand(0) == ["brazier", "seer_orb", "trade_ring"]
+    assert look.deck(0) == ["dragon_heart", "black_skull", "ice_flower"]
+    assert look.monuments_face_up() == ["monument_1", "monument_4"]
+    assert look.table.names == ("Ann", "Ben")
+
+
+def test_physical_play_leaves_out_hands_decks_and_monuments():
+    setup = physical_setup(random_setup(random.Random(3), 3))
+    assert set(setup) == {"players", "start_player", "mages"}
+    look = Position(RULES.setup(setup))
+    assert [look.hand_size(q) for q in range(3)] == [3, 3, 3]
+    assert [look.deck_size(q) for q in range(3)] == [3, 3, 3]
+    assert look.hand(0) == [] and look.monuments_face_up() == 2
+
+
+def test_monuments_may_be_known_while_hands_are_not():
+    setup = physical_setup(random_setup(random.Random(3), 2), monuments_known=True)
+    look = Position(RULES.setup(setup))
+    assert not look.table.hands_known
+    assert look.monuments_face_up() == sorted(setup["monuments"][:2])
+
+
+def good() -> dict:
+    return deal()
+
+
+def broken(change) -> dict:
+    setup = copy.deepcopy(good())
+    change(setup)
+    return setup
+
+
+def _set(key, value):
+    return lambda s: s.__setitem__(key, value)
+
+
+MISTAKES = [
+    (
+        "unknown artifact",
+        lambda s: s["hands"][0].__setitem__(0, "magic_carpet"),
+        "unknown card 'magic_carpet'",
+    ),
+    ("unknown mage", lambda s: s["mages"].__setitem__(0, "witch"), "unknown card 'witch'"),
+    ("unknown monument", lambda s: s["monuments"].__setitem__(0, "monument_9"), "unknown card"),
+    ("a place as a mage", lambda s: s["mages"].__setitem__(0, "gold_mine"), "is not a mage"),
+    ("a mage in a hand", lambda s: s["hands"][0].__setitem__(0, "fire_mage"), "is not an artifact"),
+    (
+        "duplicate artifact",
+        lambda s: s["decks"][1].__setitem__(0, s["hands"][0][0]),
+        "appears twice",
+    ),
+    ("duplicate mage", lambda s: s["mages"].__setitem__(1, s["mages"][0]), "appears twice"),
+    (
+        "duplicate monument",
+        lambda s: s["monuments"].__setitem__(1, s["monuments"][0]),
+        "appears twice",
+    ),
+    ("duplicate name", _set("players", ["Ann", "Ann"]), "appears twice"),
+    ("one player", _set("players", ["Ann"]), "2 to 4"),
+    ("five players", _set("players", ["A", "B", "C", "D", "E"]), "2 to 4"),
+    ("empty name", _set("players", ["Ann", " "]), "name"),
+    ("no players", lambda s: s.pop("players"), '"players"'),
+    ("two cards in hand", lambda s: s["hands"][0].pop(), "must list 3 artifacts"),
+    ("four cards in deck", lambda s: s["decks"][1].append("seer_orb"), "must list 3"),
+    ("hands of one player", lambda s: s["hands"].pop(), "one list per player"),
+    ("hands without decks", lambda s: s.pop("decks"), 'both "hands" and "decks"'),
+    ("five monuments", lambda s: s["monuments"].pop(), "6 monument ids"),
+    ("one mage", lambda s: s["mages"].pop(), "2 mage ids"),
+    ("start player out of range", _set("start_player", 2), '"start_player"'),
+    ("start player missing", lambda s: s.pop("start_player"), '"start_player"'),
+    ("start player a bool", _set("start_player", True), '"start_player"'),
+    ("hands not a list", _set("hands", "seer_orb"), "one list per player"),
+]
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"), [m[1:] for m in MISTAKES], ids=[m[0] for m in MISTAKES]
+)
+def test_a_bad_setup_is_refused_with_a_reason(change, reason):
+    with pytest.raises(RecordError) as err:
+        RULES.setup(broken(change))
+    assert reason in err.value.reason
+
+
+def test_the_good_setup_used_above_is_accepted():
+    assert Position(RULES.setup(good())).players == 2
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_setups_are_valid_records(players):
+    for seed in range(20):
+        RULES.setup(random_setup(random.Random(seed), players))
+
+
+def test_random_setup_is_deterministic_per_seed():
+    assert random_setup(random.Random(9), 4) == random_setup(random.Random(9), 4)
+    assert random_setup(random.Random(9), 4) != random_setup(random.Random(10), 4)
