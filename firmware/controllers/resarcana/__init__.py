@@ -1,0 +1,37 @@
+"""Res Arcana at the table: seats by mage taps, turns by taps and buttons, a demo bot.
+
+setup_controller(games, None)      # the players tap their mages; OK begins
+game_controller(games, setup)      # -> (RULES, ResArcanaTable)
+Bot(seed=7, players=3)             # plays a real seeded deal through taps and presses
+play_demo_game(top, bot)           # a whole game on a Tabletop -> the result dict
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.resarcana import RULES
+from firmware.controllers.resarcana.bot import Bot, Step, play_demo_game
+from firmware.controllers.resarcana.seating import Seating
+from firmware.controllers.resarcana.turns import GAINS, ResArcanaTable
+
+__all__ = [
+    "GAINS",
+    "Bot",
+    "ResArcanaTable",
+    "Seating",
+    "Step",
+    "game_controller",
+    "play_demo_game",
+    "setup_controller",
+]
+
+
+def setup_controller(games: Any, variant: str | None) -> Seating:
+    """The setup screens of Res Arcana (it has no variant: `variant` is None)."""
+    return Seating(games)
+
+
+def game_controller(games: Any, setup: dict[str, Any]) -> tuple[Any, ResArcanaTable]:
+    """The rules and the controller of a game that starts, or resumes, with this setup."""
+    return RULES, ResArcanaTable(games, RULES.setup(setup))

@@ -1,0 +1,222 @@
+"""A bot for the demo: it deals itself a real seeded game and plays it through taps and presses.
+
+The companion plays physical Res Arcana (it never sees hands or decks), so the bot keeps the
+full deal privately (`random_setup`, seat 0 starting, players named after their mages), picks
+a sensible legal action there, applies it privately too and answers the physical steps that
+make the companion take the same action.
+
+    bot = Bot(seed=7, players=2)
+    result = play_demo_game(top, bot)      # top: a firmware.tabletop.Tabletop
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from engine.resarcana import CARDS, RULES, Action, Position, State, random_setup
+from engine.resarcana.essences import KINDS
+from engine.resarcana.essences import Essences as Stock
+from firmware.controllers.resarcana.seating import MAX_SEATS, seating_record
+from firmware.controllers.resarcana.turns import GAINS
+
+FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
+CHOOSE_RES_ARCANA = 1  # the chooser lists Arcana, then Res Arcana
+DEMO_ROUNDS = 15
+
+
+class Step(NamedTuple):
+    """One physical step: ("tap", pad, card id) or ("press", button)."""
+
+    kind: str
+    where: str
+    card: str | None = None
+
+    @classmethod
+    def tap(cls, pad: str, card: str) -> Step:
+        return cls("tap", pad, card)
+
+    @classmethod
+    def press(cls, button: str) -> Step:
+        return cls("press", button)
+
+
+class Bot:
+    """Plays every seat of a seeded deal greedily: VP powers, buys, producers, pass."""
+
+    def __init__(self, seed: int, players: int, pads: Sequence[str] = FULL_TABLE_PADS) -> None:
+        if not 2 <= players <= MAX_SEATS:
+            raise ValueError("Res Arcana is played by 2 to 4 players")
+        if len(pads) < players:
+            raise ValueError(f"{players} players need {players} pads, the table has {len(pads)}")
+        rng = random.Random(seed)
+        deal = _deal(rng, players)
+        # A deal this policy cannot finish soon would make a dull demo: deal again (the same
+        # seed always gives the same game).
+        while not _ends_soon(RULES.setup(deal)):
+            deal = _deal(rng, players)
+        self.deal = deal
+        self.pads = tuple(pads[:players])
+        self.state: State = RULES.setup(deal)
+
+    def setup_steps(self) -> list[Step]:
+        """From the chooser's first screen until the game has begun."""
+        steps = [Step.press("select")] * CHOOSE_RES_ARCANA + [Step.press("ok")]
+        steps += [
+            Step.tap(pad, mage) for pad, mage in zip(self.pads, self.deal["mages"], strict=True)
+        ]
+        if len(self.pads) < MAX_SEATS:
+            steps.append(Step.press("ok"))
+        return steps
+
+    def next_steps(self, table: State) -> list[Step]:
+        """The steps of the next action of the player to act (none once the game is over).
+
+        `table` is the companion's state; it must agree with the bot's private one.
+        """
+        self._check(table)
+        if Position(self.state).finished:
+            return []
+        action = choose(self.state)
+        outcome = RULES.apply(self.state, action)
+        self.state = outcome.state  # type: ignore[union-attr]  (chosen among legal actions)
+        return steps_for(action, self.pads)
+
+    def _check(self, table: State) -> None:
+        mine, theirs = Position(self.state), Position(table)
+        seen = (theirs.round, theirs.finished, theirs.current)
+        kept = (mine.round, mine.finished, mine.current)
+        same_stock = all(
+            mine.essences(q) == theirs.essences(q) and mine.vp(q) == theirs.vp(q)
+            for q in range(mine.players)
+        )
+        if seen != kept or not same_stock:
+            raise RuntimeError(
+                f"the table (round, over, to act: {seen}) and the bot {kept} disagree"
+            )
+
+
+def _deal(rng: random.Random, players: int) -> dict[str, Any]:
+    """A random deal as the table seats it: in pad order, players named after their mages,
+    seat 0 starting."""
+    deal = random_setup(rng, players)
+    return deal | seating_record(deal["mages"])
+
+
+def _ends_soon(state: State) -> bool:
+    """Whether the greedy policy ends this game within DEMO_ROUNDS rounds."""
+    while not Position(state).finished:
+        if Position(state).round > DEMO_ROUNDS:
+            return False
+        state = RULES.apply(state, choose(state)).state  # type: ignore[union-attr]
+    return True
+
+
+def steps_for(action: Action, pads: Sequence[str]) -> list[Step]:
+    """The taps and presses that make the companion take `action`."""
+    pad = pads[action.player]
+    if action.kind == "pass":
+        return [Step.press("ok")]
+    assert action.card is not None
+    if action.kind == "discard":
+        cycle = [Step.press("select")] * GAINS.index(action.gain or "gold")
+        return [Step.press("select"), Step.tap(pad, action.card), *cycle, Step.press("ok")]
+    return [Step.tap(pad, action.card)]
+
+
+def choose(state: State) -> Action:
+    """A greedy choice among the legal actions: VP powers, buying places and monuments,
+    playing producers early, free powers, discarding what cannot be paid, else pass."""
+    legal = RULES.legal_actions(state)
+    worth = _worth_in(state)
+    return max(legal, key=lambda action: (worth(action), -legal.index(action)))
+
+
+def _worth_in(state: State) -> Callable[[Action], float]:
+    look = Position(state)
+    seat = look.current
+    stock = look.essences(seat).as_dict()
+    target = _target(look, stock)
+    missing = {kind: max(0, need - stock[kind]) for kind, need in target.items()}
+
+    def worth(action: Action) -> float:
+        if action.kind == "pass":
+            return 1
+        card = CARDS[action.card or ""]
+        if action.kind == "buy":
+            return 90 + card.vp
+        if action.kind == "activate":
+            power = card.power
+            assert power is not None
+            if power.vp:
+                return 100 + power.vp
+            if not power.cost:
+                return 50
+            return 40 if _converts_toward(power.cost, power.gain, stock, target) else 0
+        if action.kind == "play":
+            if card.power is not None and card.power.vp:
+                return 80 - sum(card.cost.counts())
+            return (70 if card.produces else 60) - sum(card.cost.counts())
+        # discard: only what this stock cannot pay, for the essence the next buy lacks most
+        cost = card.cost.as_dict()
+        if all(stock[kind] >= n for kind, n in cost.items()):
+            return 0
+        gained = 1 if action.gain == "gold" else 2
+        return 2 + min(gained, missing.get(action.gain or "gold", 0)) / 2
+
+    return worth
+
+
+def _converts_toward(
+    cost: Stock, gain: Stock, stock: dict[str, int], target: dict[str, int]
+) -> bool:
+    """A paid power is worth it when it gains what the next buy lacks, paid from spares."""
+    lacking = any(n and stock[kind] < target.get(kind, 0) for kind, n in gain.as_dict().items())
+    spare = all(stock[kind] - n >= target.get(kind, 0) for kind, n in cost.nonzero().items())
+    return lacking and spare
+
+
+def _target(look: Position, stock: dict[str, int]) -> dict[str, int]:
+    """The cost of the cheapest place of power or face-up monument still to buy."""
+    face_up = look.monuments_face_up()
+    monuments = ["monument_1"] if face_up else []  # every monument costs the same
+    options = [CARDS[card].cost.as_dict() for card in [*look.places_available(), *monuments]]
+    if not options:
+        return dict.fromkeys(KINDS, 0)
+    return min(options, key=lambda cost: sum(max(0, n - stock[k]) for k, n in cost.items()))
+
+
+def play_demo_game(
+    top: Any,
+    bot: Bot,
+    max_steps: int = 2000,
+    after_step: Callable[[Step], None] | None = None,
+) -> dict[str, Any]:
+    """Play the bot's game on a Tabletop to its end (seating the players first if the game
+    has not begun) and return the engine's result dict. `after_step` sees every step (the
+    demo prints the screens there). RuntimeError if it takes more than `max_steps` steps.
+    """
+    done = 0
+
+    def run(steps: list[Step]) -> None:
+        nonlocal done
+        for step in steps:
+            if step.kind == "tap":
+                top.tap(step.where, step.card)
+            else:
+                top.press(step.where)
+            done += 1
+            if after_step is not None:
+                after_step(step)
+            if done > max_steps:
+                raise RuntimeError(f"the demo game did not end within {max_steps} steps")
+
+    if top.companion.game_id is None:
+        run(bot.setup_steps())
+    while not top.companion.controller.is_over():
+        steps = bot.next_steps(top.companion.controller.state)
+        if not steps:
+            raise RuntimeError("the bot has no move but the table's game is not over")
+        run(steps)
+    return RULES.result(top.companion.controller.state)

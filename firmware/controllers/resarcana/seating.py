@@ -1,0 +1,114 @@
+"""Res Arcana's setup at the table: each player taps their mage on their own pad.
+
+Seat i is the table's pad i (`games.pads[i]`), so seats follow pad order. OK starts the
+game once 2 to 4 pads in a row, from the first, are seated; a fourth mage starts it at once.
+Hands, decks and the monument stack stay secret: the record setup names only the players
+(after their mages, in one short word that fits the screens), the mages and the start
+player (seat 0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from engine.resarcana import CARDS
+from firmware.controllers.base import Ask, Begin, Refuse, Reply
+from firmware.screens import PromptIcon, PromptScreen, render
+
+MAX_SEATS = 4
+MIN_SEATS = 2
+# A player is called by their mage, in a word short enough for "Healer to play" and for a
+# seat's name beside two-digit VP.
+PLAYER_NAMES = {
+    "fire_mage": "Mage",
+    "forest_healer": "Healer",
+    "shadow_priest": "Priest",
+    "master_of_calm": "Master",
+}
+
+
+class Seating:
+    """The setup controller: mages tapped on pads become seats; OK (or a 4th mage) begins."""
+
+    def __init__(self, games: Any) -> None:
+        self.state = None
+        self.pads: tuple[str, ...] = tuple(games.pads)[:MAX_SEATS]
+        self.status_role: str = games.status_role
+        self.mages: dict[int, str] = {}  # seat -> mage id
+
+    def tap(self, pad: str, card: str) -> Reply:
+        """A mage on a pad takes (or changes) that pad's seat."""
+        if pad not in self.pads:
+            return Refuse(f"Res Arcana seats {MAX_SEATS} at most: use the first pads", pad)
+        found = CARDS.get(card)
+        if found is None or found.kind != "mage":
+            return Refuse("Tap your mage to take this seat", pad)
+        seat = self.pads.index(pad)
+        for other, mage in self.mages.items():
+            if mage == card and other != seat:
+                return Refuse(f"{found.name} already sits at seat {other + 1}", pad)
+        self.mages[seat] = card
+        if len(self.mages) == MAX_SEATS == len(self.pads):
+            return self._begin()
+        return Ask()
+
+    def press(self, button: str, held: bool) -> Reply:
+        """OK starts the game with the seats taken so far."""
+        if button != "ok":
+            return Ask()
+        if len(self.mages) < MIN_SEATS:
+            return Refuse(
+                f"Seat at least {MIN_SEATS} players: each taps a mage on their pad",
+                self.status_role,
+            )
+        empty = next(seat for seat in range(len(self.pads) + 1) if seat not in self.mages)
+        if empty < len(self.mages):
+            return Refuse(
+                f"Seat {empty + 1} is empty: fill the seats in pad order", self.status_role
+            )
+        return self._begin()
+
+    def _begin(self) -> Begin:
+        mages = [self.mages[seat] for seat in range(len(self.mages))]
+        return Begin("res-arcana", seating_record(mages))
+
+    def accepted(self, events: tuple[Any, ...]) -> None:
+        """Nothing is played during setup."""
+
+    def reset_prompt(self) -> None:
+        """Undo during setup is handled by the game chooser (it leaves this setup)."""
+
+    def is_over(self) -> bool:
+        return False
+
+    def screens(self) -> dict[str, Image.Image]:
+        """The status screen says what to do; each seat's pad shows its mage or asks for one."""
+        seated = len(self.mages)
+        if seated < MIN_SEATS:
+            text = "Each player: tap your mage on your pad"
+        else:
+            text = f"{seated} seated. OK: start"
+        out = {self.status_role: render(PromptScreen(text, title="Res Arcana"))}
+        for seat, pad in enumerate(self.pads):
+            title = f"Seat {seat + 1}"
+            mage = self.mages.get(seat)
+            if mage is None:
+                out[pad] = render(PromptScreen("Tap your mage", title=title))
+            else:
+                out[pad] = render(PromptScreen(CARDS[mage].name, title, PromptIcon.NONE))
+        return out
+
+
+def seating_record(mages: list[str]) -> dict[str, Any]:
+    """The record setup of a physical game: players named after their mages, seat 0 starts.
+
+    >>> seating_record(["fire_mage", "shadow_priest"])["players"]
+    ['Mage', 'Priest']
+    """
+    return {
+        "players": [PLAYER_NAMES[mage] for mage in mages],
+        "start_player": 0,
+        "mages": list(mages),
+    }
