@@ -1,0 +1,174 @@
+"""Arcana's setup at the table, without typing: seats, first market cards, kept tasks.
+
+The chooser has already picked Arcana and its variant. Then:
+1. each player taps their guild's base card, in seat order (OK starts with 2 or 3 seated;
+   the fourth seat starts at once);
+2. each stake's first market card is tapped on that stake's pad (house rule [3] sets how
+   many stakes; a card tapped again on another stake is refused, a new card on a stake that
+   has one replaces it);
+3. advanced game: each player in seat order taps their two kept task cards, which no screen
+   ever names.
+The last tap answers `Begin("arcana", setup)` with a record setup (start player: seat 0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from engine.arcana import Catalog
+from engine.arcana.setup import TASKS_KEPT
+from engine.arcana.state import stake_count
+from firmware.controllers.base import Ask, Begin, Refuse, Reply
+from firmware.screens import Arcanum, PromptIcon, PromptScreen, StakeScreen, render
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+
+
+def stake_label(stake: int, stakes: int) -> str:
+    """How a stake's screen names it: "Stake 2", the last one "Free trade"."""
+    return "Free trade" if stake == stakes - 1 else f"Stake {stake}"
+
+
+class ArcanaSeating:
+    """The setup controller: answers taps and presses until the players are seated."""
+
+    def __init__(self, games: Any, variant: str | None) -> None:
+        self.games = games
+        self.catalog: Catalog = games.catalog
+        self.variant = variant or "basic"
+        self.status_role: str = games.status_role
+        self.pads: tuple[str, ...] = tuple(games.pads)
+        self.state = None
+        self.guilds: list[str] = []
+        self.stakes: list[str | None] = []
+        self.tasks: list[list[str]] = []
+        self.phase = "seats"
+
+    # -- what a tap means ---------------------------------------------------------------
+    def tap(self, pad: str, card: str) -> Reply:
+        """A base seats its guild; a market card starts a stake; a task is kept."""
+        if self.phase == "seats":
+            return self._seat(card, pad)
+        if self.phase == "stakes":
+            return self._stake(pad, card)
+        return self._task(card, pad)
+
+    def press(self, button: str, held: bool) -> Reply:
+        """OK ends the seating once two or three players sit; nothing else to choose."""
+        if button != "ok" or self.phase != "seats":
+            return Ask()
+        if len(self.guilds) < MIN_PLAYERS:
+            return Refuse("Two players at least: tap your guild base", self.status_role)
+        return self._seated()
+
+    def _seat(self, card: str, pad: str) -> Reply:
+        found = self.catalog.cards[card]
+        if found.kind != "base":
+            return Refuse("Seat the players first: tap your guild base", pad)
+        guild = found.guild or ""
+        if guild in self.guilds:
+            name = self.catalog.guilds[guild].name
+            return Refuse(f"{name} sit at seat {self.guilds.index(guild) + 1} already", pad)
+        self.guilds.append(guild)
+        if len(self.guilds) == MAX_PLAYERS:
+            return self._seated()
+        return Ask()
+
+    def _seated(self) -> Reply:
+        count = stake_count(len(self.guilds))
+        if len(self.pads) < count:
+            return Refuse(f"{count} stakes need {count} pads; this table has {len(self.pads)}")
+        self.stakes = [None] * count
+        self.phase = "stakes"
+        return Ask()
+
+    def _stake(self, pad: str, card: str) -> Reply:
+        found = self.catalog.cards[card]
+        stake = self.pads.index(pad) if pad in self.pads else len(self.pads)
+        if stake >= len(self.stakes):
+            return Refuse(f"No stake on this pad with {len(self.guilds)} players", pad)
+        if not found.is_market:
+            return Refuse("Tap the first market card of this stake", pad)
+        if card in self.stakes and self.stakes.index(card) != stake:
+            return Refuse(f"{found.name} lies on stake {self.stakes.index(card)}", pad)
+        self.stakes[stake] = card
+        if None in self.stakes:
+            return Ask()
+        if self.variant == "advanced":
+            self.phase = "tasks"
+            self.tasks = [[] for _ in self.guilds]
+            return Ask()
+        return self._begin()
+
+    def _task(self, card: str, pad: str) -> Reply:
+        # Refusals here never name the task: kept tasks are secret.
+        if self.catalog.cards[card].kind != "task":
+            return Refuse("Tap your kept task cards", pad)
+        if any(card in kept for kept in self.tasks):
+            return Refuse("That task is kept already", pad)
+        seat = next(p for p, kept in enumerate(self.tasks) if len(kept) < TASKS_KEPT)
+        self.tasks[seat].append(card)
+        if len(self.tasks[-1]) < TASKS_KEPT:
+            return Ask()
+        return self._begin()
+
+    def _begin(self) -> Reply:
+        setup: dict[str, Any] = {
+            "catalog": self.catalog.source,
+            "variant": self.variant,
+            "players": [{"name": self.catalog.guilds[g].name, "guild": g} for g in self.guilds],
+            "start_player": 0,
+            "stakes": list(self.stakes),
+        }
+        if self.variant == "advanced":
+            setup["tasks"] = [sorted(kept) for kept in self.tasks]
+        return Begin("arcana", setup)
+
+    # -- the rest of the controller protocol ----------------------------------------------
+    def accepted(self, events: tuple[Any, ...]) -> None:
+        """Nothing is applied during setup."""
+
+    def reset_prompt(self) -> None:
+        """Undo during setup is the chooser's (it leaves the setup)."""
+
+    def is_over(self) -> bool:
+        return False
+
+    def screens(self) -> dict[str, Image.Image]:
+        """The status screen says who taps what; each stake shows its first card."""
+        shown: dict[str, Image.Image] = {self.status_role: render(self._status())}
+        for stake, pad in enumerate(self.pads):
+            if self.phase != "seats" and stake < len(self.stakes):
+                shown[pad] = render(self._stake_screen(stake))
+        return shown
+
+    def _status(self) -> PromptScreen:
+        if self.phase == "seats":
+            seat = len(self.guilds) + 1
+            if len(self.guilds) >= MIN_PLAYERS:
+                return PromptScreen(
+                    f"Tap your guild base, or OK to play with {len(self.guilds)}",
+                    title=f"Seat {seat}",
+                )
+            return PromptScreen("Tap your guild base", title=f"Seat {seat}")
+        if self.phase == "stakes":
+            left = self.stakes.count(None)
+            return PromptScreen(f"Tap each stake's first card ({left} to go)", title="Stakes")
+        seat = next(p for p, kept in enumerate(self.tasks) if len(kept) < TASKS_KEPT)
+        name = self.catalog.guilds[self.guilds[seat]].name
+        kept = len(self.tasks[seat])
+        return PromptScreen(
+            "Tap your kept task cards", title=f"{name}: {kept} of {TASKS_KEPT} tasks"
+        )
+
+    def _stake_screen(self, stake: int) -> PromptScreen | StakeScreen:
+        label = stake_label(stake, len(self.stakes))
+        card = self.stakes[stake]
+        if card is None:
+            return PromptScreen("Tap the first card", title=label, icon=PromptIcon.TAP)
+        found = self.catalog.cards[card]
+        assert found.main is not None
+        return StakeScreen(found.name, Arcanum(found.main), found.threshold, (), stake=label)
