@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from engine.protocol import Rejection, Rules
-from firmware.controllers.base import Ask, Begin, Controller, Play, Refuse
+from firmware.controllers.base import Ask, Begin, Bind, Controller, Play, Refuse
 from firmware.events import Crowded, Event, Press, Recovered, Tap, Tick, Trouble
 from firmware.journal import Journal, JournalError
 from firmware.registry import Registry
@@ -144,6 +144,10 @@ class Companion:
         self.redraw()
 
     def _tap(self, pad: str, uid: str, written_id: str | None) -> None:
+        raw_tap = getattr(self.controller, "raw_tap", None)  # enrollment wants the tag itself
+        if raw_tap is not None and (reply := raw_tap(pad, uid, written_id)) is not None:
+            self._reply(reply, pad)
+            return
         card = self.registry.card_for(uid, written_id)
         if card is None:
             self._refuse("Unknown card - enroll it", pad, pattern="unknown")
@@ -158,6 +162,8 @@ class Companion:
                 self._refuse(message, where or pad)
             case Begin(game, setup):
                 self._begin(game, setup)
+            case Bind(uid, card, catalog):
+                self._bind(uid, card, catalog)
             case Ask():
                 pass
 
@@ -187,6 +193,15 @@ class Companion:
             self._refuse(str(err), self.status_role)
             return
         self._open_game(game_id)
+        self._beep("ok")
+
+    def _bind(self, uid: str, card: str, catalog: str) -> None:
+        try:
+            self.journal.bind(uid, card, catalog)
+        except JournalError as err:
+            self._refuse(str(err), self.status_role)
+            return
+        self.registry.bind(uid, card)
         self._beep("ok")
 
     def _check_finished(self) -> None:

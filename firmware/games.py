@@ -68,10 +68,25 @@ class TableGames:
 
     # -- what the companion asks ---------------------------------------------------------
     def setup_controller(self) -> Controller:
-        return GameChooser(
-            lambda game, variant: self._module(game).setup_controller(self, variant),
-            self.status_role,
-        )
+        def setup_for(game: str, variant: str | None) -> Controller:
+            if game == "enroll":
+                return self.enroll_controller(variant or "arcana")
+            return self._module(game).setup_controller(self, variant)
+
+        return GameChooser(setup_for, self.status_role)
+
+    def enroll_controller(self, game: str) -> Controller:
+        from firmware.controllers.enroll import EnrollController
+
+        if game == "res-arcana":
+            from engine.resarcana import CARDS, name
+
+            cards = {card: name(card) for card in CARDS}
+            catalog = "res-arcana"
+        else:
+            cards = {card: self.catalog.card_name(card) for card in self.catalog.cards}
+            catalog = self.catalog.name
+        return EnrollController(catalog, cards, self.bindings, self.status_role)
 
     def game_controller(
         self, game: str, setup: dict[str, Any]

@@ -36,7 +36,16 @@ class Begin:
     setup: dict[str, Any] = field(default_factory=dict)
 
 
-Reply = Play | Refuse | Ask | Begin
+@dataclass(frozen=True, slots=True)
+class Bind:
+    """Enrollment: remember that this tag stands for this card (of this catalog)."""
+
+    uid: str
+    card: str
+    catalog: str
+
+
+Reply = Play | Refuse | Ask | Begin | Bind
 
 
 class Controller(Protocol):

@@ -13,8 +13,10 @@ from PIL import Image
 from firmware.controllers.base import Ask, Controller, Refuse, Reply
 from firmware.screens import ChoiceScreen, render
 
-GAMES = (("arcana", "Arcana"), ("res-arcana", "Res Arcana"))
+GAMES = (("arcana", "Arcana"), ("res-arcana", "Res Arcana"), ("enroll", "Enroll cards"))
 VARIANTS = (("basic", "Basic game"), ("advanced", "Advanced game"))
+ENROLL = (("arcana", "Arcana cards"), ("res-arcana", "Res Arcana cards"))
+TITLES = {None: "Which game?", "arcana": "Arcana: variant?", "enroll": "Enroll which cards?"}
 
 
 class GameChooser:
@@ -30,7 +32,12 @@ class GameChooser:
 
     @property
     def options(self) -> tuple[tuple[str, str], ...]:
-        return GAMES if self.game is None else VARIANTS
+        return {None: GAMES, "arcana": VARIANTS, "enroll": ENROLL}[self.game]
+
+    def raw_tap(self, pad: str, uid: str, written_id: str | None) -> Reply | None:
+        """Enrollment takes tags as they are; everything else goes through the registry."""
+        inner_raw = getattr(self.inner, "raw_tap", None)
+        return None if inner_raw is None else inner_raw(pad, uid, written_id)
 
     def tap(self, pad: str, card: str) -> Reply:
         if self.inner is not None:
@@ -44,7 +51,7 @@ class GameChooser:
             self.selected = (self.selected + 1) % len(self.options)
         elif button == "ok":
             choice = self.options[self.selected][0]
-            if self.game is None and choice == "arcana":
+            if self.game is None and choice in ("arcana", "enroll"):
                 self.game, self.selected = choice, 0
             elif self.game is None:
                 self.inner = self._setup_for(choice, None)
@@ -70,6 +77,6 @@ class GameChooser:
     def screens(self) -> dict[str, Image.Image]:
         if self.inner is not None:
             return self.inner.screens()
-        title = "Which game?" if self.game is None else "Arcana: variant?"
+        title = TITLES[self.game]
         labels = tuple(label for _, label in self.options)
         return {self.status_role: render(ChoiceScreen(title, labels, self.selected))}

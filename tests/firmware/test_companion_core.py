@@ -30,13 +30,14 @@ def same(a, b) -> bool:
 
 def test_the_status_screen_asks_for_the_game(top):
     assert same(
-        top.screens()["status"], render(ChoiceScreen("Which game?", ("Arcana", "Res Arcana")))
+        top.screens()["status"],
+        render(ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards"))),
     )
 
 
 def test_select_moves_the_choice_and_ok_picks_the_variant(top):
-    top.press("select")
-    top.press("select")
+    for _ in range(3):  # round the three choices, back to Arcana
+        top.press("select")
     top.press("ok")
     expected = render(ChoiceScreen("Arcana: variant?", ("Basic game", "Advanced game"), 0))
     assert same(top.screens()["status"], expected)

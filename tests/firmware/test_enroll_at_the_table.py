@@ -1,0 +1,56 @@
+"""Enrollment on the device: choose "Enroll cards", tap tags, the status screen names the next
+card; bindings land in the journal and the registry at once."""
+
+from __future__ import annotations
+
+from firmware.games import TableGames
+from firmware.journal import Journal
+from firmware.screens import ChoiceScreen, PromptScreen, render
+from firmware.tabletop import Tabletop
+from hardware.nfc.tags import Ntag
+
+TAG_1, TAG_2 = "04000000000001", "04000000000002"
+
+
+def same(a, b) -> bool:
+    return a.convert("1").tobytes() == b.convert("1").tobytes()
+
+
+def enroll_mode(top: Tabletop, which: int) -> None:
+    top.press("select")
+    top.press("select")  # "Enroll cards"
+    top.press("ok")
+    for _ in range(which):
+        top.press("select")
+    top.press("ok")
+
+
+def test_taps_bind_cards_in_order_and_persist(tmp_path):
+    with Tabletop(tmp_path, TableGames(), written_ids=False) as top:
+        enroll_mode(top, which=1)  # Res Arcana cards
+        first = render(PromptScreen("Tap: Fire Mage", title="Enroll (39 left)"))
+        assert same(top.screens()["status"], first)
+        top.tap("stake-0", Ntag(TAG_1))
+        top.press("select")  # skip the Forest Healer
+        top.tap("stake-3", Ntag(TAG_2))
+        assert top.companion.registry.card_for(TAG_2, None) == "shadow_priest"
+    with Journal.open(tmp_path) as journal:
+        assert journal.bindings("res-arcana") == {TAG_1: "fire_mage", TAG_2: "shadow_priest"}
+
+
+def test_a_bound_tag_asks_before_rebinding(tmp_path):
+    games = TableGames(bindings={TAG_1: "seer_orb"})
+    with Tabletop(tmp_path, games, written_ids=False) as top:
+        enroll_mode(top, which=1)
+        top.tap("stake-0", Ntag(TAG_1))
+        asking = ChoiceScreen(
+            "Tag is Seer's Orb", ("Re-bind: Fire Mage", "Keep it"), 0, "OK: re-bind  Select: keep"
+        )
+        assert same(top.screens()["status"], render(asking))
+        top.press("select")  # keep
+        assert games.bindings[TAG_1] == "seer_orb"
+        top.tap("stake-0", Ntag(TAG_1))
+        top.press("ok")  # re-bind
+        assert top.companion.registry.card_for(TAG_1, None) == "fire_mage"
+    with Journal.open(tmp_path) as journal:
+        assert journal.bindings() == {TAG_1: "fire_mage"}
