@@ -25,7 +25,7 @@ from firmware.screens import (
     VictoryCheckScreen,
 )
 
-# Each place of power is drawn by the essence it is themed on.
+# Each place of power is drawn by the essence it is themed on, in essence order.
 PLACE_ESSENCE = {
     "dragon_tower": Essence.FIRE,
     "sacred_garden": Essence.LIFE,
@@ -86,7 +86,8 @@ def status(look: Position) -> ResStatusScreen:
     face_up = look.monuments_face_up()
     up = face_up if isinstance(face_up, int) else len(face_up)
     hidden = 6 - look.monuments_bought() - up
-    places = tuple(PLACE_ESSENCE[place] for place in look.places_available())
+    available = set(look.places_available())
+    places = tuple(essence for place, essence in PLACE_ESSENCE.items() if place in available)
     return ResStatusScreen(look.round, look.table.names[look.current], places, up, hidden)
 
 
