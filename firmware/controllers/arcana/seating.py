@@ -71,7 +71,8 @@ class ArcanaSeating:
         guild = found.guild or ""
         if guild in self.guilds:
             name = self.catalog.guilds[guild].name
-            return Refuse(f"{name} sit at seat {self.guilds.index(guild) + 1} already", pad)
+            seat = self.guilds.index(guild) + 1
+            return Refuse(f"{name} are seated already (seat {seat})", pad)
         self.guilds.append(guild)
         if len(self.guilds) == MAX_PLAYERS:
             return self._seated()

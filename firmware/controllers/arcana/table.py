@@ -233,8 +233,12 @@ class ArcanaTable:
         if self.location is not None:
             return Refuse("Finish the location, or Undo to cancel it", self.status_role)
         waiting = pending(self.state)
-        if waiting.kind != "turn":
-            return Refuse(waiting.prompt, self.status_role)
+        if waiting.kind == "reveal":
+            return Refuse(f"Tap the new card on stake {waiting.stake} first", self.status_role)
+        if waiting.kind == "militia":
+            assert waiting.player is not None
+            name = self.state.names[waiting.player]
+            return Refuse(f"{name}: tap the militia on a stake first", self.status_role)
         self.discarding = not self.discarding
         return Ask()
 
