@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -45,11 +46,21 @@ RENDERERS: dict[type, Callable[[Any, Size], Image.Image]] = {
 def render(screen: m.Screen, size: Size = SIZE_128X64) -> Image.Image:
     """The mode "1" image of a screen model on a display of the given size (128x64 or
     128x32). Pure: the same model and size always give the same pixels.
+
+    The companion redraws every screen after every event, and most of them have not changed:
+    images of recent models are kept (models are frozen, so a model is its own key) and a copy
+    is handed out, so a caller may draw on it.
     """
     if size not in SIZES:
         raise ValueError(f"screens are drawn for 128x64 or 128x32 displays, not {size}")
+    if type(screen) not in RENDERERS:
+        raise TypeError(f"{type(screen).__name__} is not a screen model")
     try:
-        renderer = RENDERERS[type(screen)]
-    except KeyError:
-        raise TypeError(f"{type(screen).__name__} is not a screen model") from None
-    return renderer(screen, size)
+        return _cached(screen, size).copy()
+    except TypeError:  # a model holding a list: not hashable, draw it afresh
+        return RENDERERS[type(screen)](screen, size)
+
+
+@functools.lru_cache(maxsize=256)
+def _cached(screen: m.Screen, size: Size) -> Image.Image:
+    return RENDERERS[type(screen)](screen, size)

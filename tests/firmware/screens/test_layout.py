@@ -10,7 +10,7 @@ from enum import Enum
 
 import pytest
 
-from firmware.screens import SIZES, ChoiceScreen, Essence, RefusalScreen, render
+from firmware.screens import RENDERERS, SIZES, ChoiceScreen, Essence, RefusalScreen, render
 from firmware.screens.canvas import Canvas
 from firmware.screens.font import ELLIPSIS
 from firmware.screens.gallery import EXAMPLES
@@ -57,7 +57,7 @@ def canvases(monkeypatch):
 
 def marks_of(screen, size, canvases):
     canvases.clear()
-    render(screen, size)
+    RENDERERS[type(screen)](screen, size)  # the renderer itself: render() may answer from cache
     assert len(canvases) == 1
     return canvases[0].marks
 
@@ -134,3 +134,12 @@ def test_a_choice_scrolls_so_the_selected_option_shows(canvases):
         assert [m.text for m in short if m.text in options] == [options[selected]]
     empty = marks_of(ChoiceScreen("Players", (), 3), SIZES[0], canvases)
     assert [m.text for m in empty] == ["Players", "Select: next  OK: pick"]
+
+
+def test_render_answers_repeated_models_with_independent_copies():
+    screen = RefusalScreen("Thieves to play")
+    first = render(screen)
+    first.paste(1, (0, 0, 128, 64))  # a caller drawing on its image...
+    second = render(screen)
+    assert second.tobytes() == RENDERERS[RefusalScreen](screen, (128, 64)).tobytes()
+    assert second.tobytes() != first.tobytes()  # ...does not change the next one
