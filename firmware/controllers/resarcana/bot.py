@@ -30,7 +30,7 @@ class Step(NamedTuple):
     """One physical step: ("tap", pad, card id) or ("press", button)."""
 
     kind: str
-    where: str
+    target: str
     card: str | None = None
 
     @classmethod
@@ -203,9 +203,9 @@ def play_demo_game(
         nonlocal done
         for step in steps:
             if step.kind == "tap":
-                top.tap(step.where, step.card)
+                top.tap(step.target, step.card)
             else:
-                top.press(step.where)
+                top.press(step.target)
             done += 1
             if after_step is not None:
                 after_step(step)

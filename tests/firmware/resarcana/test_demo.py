@@ -57,7 +57,7 @@ def test_the_bot_plays_a_whole_game_through_taps_and_presses(tmp_path, players, 
         verbs = {line["action"] for line in top.journal.lines(game_id)}
     assert verbs == {"play", "activate", "buy", "discard", "pass"}
     assert {s.kind for s in steps} == {"tap", "press"}
-    assert all(s.where in PADS[:players] for s in steps if s.kind == "tap")
+    assert all(s.target in PADS[:players] for s in steps if s.kind == "tap")
 
 
 def test_equal_vp_share_the_first_rank():
@@ -105,12 +105,12 @@ def test_a_bot_deal_is_the_same_for_the_same_seed_and_seats_in_pad_order():
     assert one.deal["start_player"] == 0
     assert one.setup_steps() == again.setup_steps()
     taps = [s for s in one.setup_steps() if s.kind == "tap"]
-    assert [(s.where, s.card) for s in taps] == list(zip(PADS, one.deal["mages"], strict=False))
+    assert [(s.target, s.card) for s in taps] == list(zip(PADS, one.deal["mages"], strict=False))
     assert Position(one.state).current == 0
 
 
 def _do(top, step: Step) -> None:
     if step.kind == "tap":
-        top.tap(step.where, step.card)
+        top.tap(step.target, step.card)
     else:
-        top.press(step.where)
+        top.press(step.target)
