@@ -42,6 +42,11 @@ CREATE TABLE IF NOT EXISTS lines (
     undone INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game, seq)
 );
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO meta (key, value) VALUES ('version', 0);
 CREATE TABLE IF NOT EXISTS bindings (
     uid TEXT PRIMARY KEY,
     card TEXT NOT NULL,
@@ -204,6 +209,11 @@ class Journal:
         )
         return [json.loads(text) for (text,) in rows]
 
+    def version(self) -> int:
+        """Counts committed changes: a caller can tell whether its last change was kept."""
+        (value,) = self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+        return int(value)
+
     def can_redo(self, game: int) -> bool:
         row = self._db.execute(
             "SELECT 1 FROM lines WHERE game = ? AND undone = 1 LIMIT 1", (game,)
@@ -250,7 +260,9 @@ class Journal:
     def _transaction(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
         try:
             with self._db:  # commits (fsync under synchronous=FULL) or rolls back
-                return work(self._db)
+                result = work(self._db)
+                self._db.execute("UPDATE meta SET value = value + 1 WHERE key = 'version'")
+                return result
         except sqlite3.OperationalError as err:
             raise JournalError(_write_failure(self.path, err)) from err
 

@@ -188,3 +188,16 @@ def test_bindings_are_stored_and_rebound(journal):
     assert len(journal.bindings()) == 2
     journal.unbind("04a1b2c3d4e5f7")
     assert journal.bindings("res-arcana") == {}
+
+
+def test_the_version_counts_committed_changes_only(journal):
+    start = journal.version()
+    game = journal.start("res-arcana", SETUP)
+    journal.append(game, line(0))
+    journal.undo(game)
+    assert journal.version() == start + 3
+    pages = journal._db.execute("PRAGMA page_count").fetchone()[0]
+    journal._db.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(JournalError):
+        journal.append(game, {**line(1), "pad": "x" * 50_000})
+    assert journal.version() == start + 3  # the failed append changed nothing
