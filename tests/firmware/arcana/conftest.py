@@ -81,6 +81,14 @@ class ArcanaTable:
         assert (self.lines(), self.state) == before
         self.top.wait(4)  # the refusal fades
 
+    def tap_button(self, button: str) -> dict:
+        """Press a button that must play an action; returns the journal line it added."""
+        count = len(self.lines())
+        self.top.press(button)
+        lines = self.lines()
+        assert len(lines) == count + 1, f"{button} was not accepted"
+        return lines[-1]
+
     def tap(self, pad: str, card: str) -> dict:
         """Tap a card that must be accepted; returns the journal line it added."""
         count = len(self.lines())

@@ -1,0 +1,85 @@
+"""The advanced game's choices on the screens: where the militia goes (a tap of the drawn
+militia card on a stake's pad) and "under the base?" (OK: yes, Select: no)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.arcana import load_catalog
+from firmware.screens import (
+    ArcanaStatusScreen,
+    Arcanum,
+    GuildAtStake,
+    HandCount,
+    PromptIcon,
+    PromptScreen,
+    RefusalScreen,
+    StakeScreen,
+)
+
+CARDS = load_catalog("sample").cards
+
+
+@pytest.fixture
+def advanced(table):
+    table.seat(variant="advanced")
+    return table
+
+
+def test_a_discarded_relic_asks_where_the_militia_goes(advanced):
+    advanced.top.press("select")
+    line = advanced.tap("stake-4", "blades_relic")
+    assert line == {"player": 0, "action": "discard", "card": "blades_relic"}
+    hands = (HandCount("Blades", 3), HandCount("Ferrymen", 4))
+    asking = ArcanaStatusScreen(1, "Blades", hands, "Tap the militia on a stake")
+    assert advanced.shows("status", asking)
+    advanced.refused("stake-2", "ferrymen_agent_1", "Blades places a militia first")
+    advanced.top.press("select")
+    assert advanced.shows("status", RefusalScreen("Blades: tap the militia on a stake first"))
+    advanced.top.wait(4)
+    line = advanced.tap("stake-2", "militia_2")
+    assert line == {"player": 0, "action": "militia", "card": "militia_2", "stake": 2}
+    card = CARDS["m_agent_02"]
+    militia = GuildAtStake("Blades", CARDS["militia_2"].arcana[card.main])  # face up
+    expected = StakeScreen(card.name, Arcanum(card.main), card.threshold, (militia,), "Stake 2")
+    assert advanced.shows("stake-2", expected)
+    assert advanced.shows("status", ArcanaStatusScreen(1, "Ferrymen", hands, "Tap a card to play"))
+
+
+def bribe_to_win(table) -> None:
+    """Ferrymen take Sample agent 1 from stake 0 by a bribe."""
+    table.tap("stake-3", "blades_agent_1")
+    table.tap("stake-0", "ferrymen_agent_4")
+    table.tap("stake-3", "blades_agent_2")
+    table.tap("stake-0", "ferrymen_relic")
+    assert "m_agent_01" in table.state.stashable[1]
+
+
+QUESTION = PromptScreen(
+    "Sample agent 1 under your base? OK: yes  Select: no",
+    title="Ferrymen",
+    icon=PromptIcon.BUTTON,
+)
+
+
+def test_ok_puts_a_won_card_under_the_base(advanced):
+    bribe_to_win(advanced)
+    assert advanced.shows("status", QUESTION)
+    line = advanced.tap_button("ok")
+    assert line == {"player": 1, "action": "stash", "card": "m_agent_01"}
+    assert advanced.state.under_base[1] == ("m_agent_01",)
+    hands = (HandCount("Blades", 2), HandCount("Ferrymen", 2))
+    reveal = ArcanaStatusScreen(1, "", hands, "Tap the new card on stake 0")
+    assert advanced.shows("status", reveal)
+
+
+def test_select_keeps_it_and_going_on_needs_no_answer(advanced):
+    bribe_to_win(advanced)
+    lines = advanced.lines()
+    advanced.top.press("select")
+    assert advanced.lines() == lines
+    hands = (HandCount("Blades", 2), HandCount("Ferrymen", 2))
+    assert advanced.shows("status", ArcanaStatusScreen(1, "", hands, "Tap the new card on stake 0"))
+    advanced.tap("stake-0", "m_agent_05")
+    assert advanced.state.under_base[1] == ()
+    assert "m_agent_01" in advanced.state.possession[1]
