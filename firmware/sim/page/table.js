@@ -1,0 +1,334 @@
+// The simulator's page: draws the table from GET /api/state, taps and presses through the
+// API, and refreshes whenever the server's event stream says the table changed.
+// No build step and no libraries: plain DOM, textContent only (card names are data).
+"use strict";
+
+const token = new URLSearchParams(location.search).get("token");
+const seatPicker = document.getElementById("seat");
+let selected = null; // the card id picked for the next tap
+let current = null; // the last state drawn
+let seat = localStorage.getItem("arcana-table-seat") || "";
+let drawing = Promise.resolve();
+
+function withToken(url) {
+  if (!token) return url;
+  return url + (url.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token);
+}
+
+async function api(method, url, body) {
+  const options = { method, headers: {} };
+  if (token) options.headers.Authorization = "Bearer " + token;
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(url, options);
+  const data = await response.json().catch(() => ({ error: response.statusText }));
+  return { status: response.status, data };
+}
+
+function element(tag, attributes = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  if (text) node.textContent = text;
+  return node;
+}
+
+function say(text, kind) {
+  const message = document.getElementById("message");
+  message.textContent = text || "";
+  message.className = kind || "";
+}
+
+// -- drawing -----------------------------------------------------------------------------
+function oled(role) {
+  const image = element("img", {
+    class: "oled",
+    "data-display": role,
+    alt: "OLED " + role,
+    width: "256",
+    height: "128",
+  });
+  return image;
+}
+
+function buildTable(table) {
+  const pads = document.getElementById("pads");
+  pads.replaceChildren();
+  for (const role of table.pads) {
+    const figure = element("figure", { class: "pad-place", "data-place": role });
+    if (table.displays.includes(role)) figure.append(oled(role));
+    const pad = element("button", { class: "pad", type: "button", "data-pad": role });
+    pad.append(element("span", { class: "pad-name" }, role));
+    pad.append(element("span", { class: "pad-caption" }));
+    pad.addEventListener("click", () => tapOn(role));
+    figure.append(pad);
+    pads.append(figure);
+  }
+  const slot = document.getElementById("status-slot");
+  slot.replaceChildren();
+  for (const role of table.displays) {
+    if (!table.pads.includes(role)) {
+      const figure = element("figure", { class: "screen-place" });
+      figure.append(oled(role), element("figcaption", {}, role));
+      slot.append(figure);
+    }
+  }
+  const buttons = document.getElementById("buttons");
+  buttons.replaceChildren();
+  for (const name of table.buttons) {
+    const button = element("button", { type: "button", "data-button": name }, name);
+    button.addEventListener("click", () => press(name, false));
+    buttons.append(button);
+    if (name === "undo") {
+      const hold = element("button", {
+        type: "button",
+        "data-button": "undo",
+        "data-held": "true",
+        title: "Holding Undo redoes what was undone",
+      }, "hold undo (redo)");
+      hold.addEventListener("click", () => press("undo", true));
+      buttons.append(hold);
+    }
+  }
+}
+
+function drawScreens(state) {
+  for (const image of document.querySelectorAll("img.oled")) {
+    const role = image.dataset.display;
+    const hash = state.screens[role];
+    if (image.dataset.hash !== hash) {
+      image.dataset.hash = hash;
+      image.src = withToken(`api/screens/${encodeURIComponent(role)}.png?scale=2&h=${hash}`);
+    }
+  }
+}
+
+function cardButton(card, where) {
+  const attributes = {
+    type: "button",
+    class: "card" + (card.playable === false ? " greyed" : ""),
+    "data-card": card.id,
+    "data-kind": card.kind,
+    title: `${card.id} (${card.kind})` + (card.pads && card.pads.length ? " → " + card.pads.join(", ") : ""),
+  };
+  if (card.id === selected) attributes.class += " selected";
+  const button = element("button", attributes);
+  button.append(element("span", { class: "card-name" }, card.name));
+  const detail = card.actions && card.actions.length ? card.actions.join(", ") : card.kind;
+  button.append(element("span", { class: "card-kind" }, detail));
+  button.addEventListener("click", () => pick(card, where));
+  return button;
+}
+
+function drawCards(containerId, cards, where) {
+  const container = document.getElementById(containerId);
+  container.replaceChildren(...cards.map((card) => cardButton(card, where)));
+}
+
+function drawBox(state) {
+  const filter = document.getElementById("box-search").value.trim().toLowerCase();
+  const cards = state.box.filter(
+    (card) => !filter || card.id.includes(filter) || card.name.toLowerCase().includes(filter)
+  );
+  drawCards("box", cards, "box");
+}
+
+function drawSeats(state) {
+  const wanted = state.players.map((p) => String(p.seat)).join(",");
+  if (seatPicker.dataset.seats !== wanted) {
+    seatPicker.dataset.seats = wanted;
+    seatPicker.replaceChildren(element("option", { value: "" }, "nobody (the table only)"));
+    for (const player of state.players) {
+      seatPicker.append(element("option", { value: String(player.seat) }, `seat ${player.seat + 1}: ${player.name}`));
+    }
+  }
+  seatPicker.value = state.seat === null ? "" : String(state.seat);
+}
+
+function drawPlayers(state) {
+  const area = document.getElementById("players-area");
+  area.hidden = state.players.length === 0;
+  const over = state.phase === "over";
+  document.getElementById("players-title").textContent = over ? "Final ranking" : "Players";
+  const list = document.getElementById("players");
+  list.className = over ? "ranking" : "";
+  const players = over ? [...state.players].sort((a, b) => a.rank - b.rank) : state.players;
+  list.replaceChildren(
+    ...players.map((player) => {
+      const item = element("li", { "data-seat": String(player.seat) });
+      const rank = over ? `${player.rank}. ` : "";
+      item.textContent = `${rank}${player.name}: ${player.vp} VP` + (player.winner ? " (winner)" : "");
+      if (player.winner) item.classList.add("winner");
+      return item;
+    })
+  );
+}
+
+function drawPads(state) {
+  const stakes = state.view && state.view.stakes ? state.view.stakes : [];
+  for (const pad of document.querySelectorAll("button.pad")) {
+    const role = pad.dataset.pad;
+    let caption = "";
+    const sitter = state.players.find((p) => p.pad === role);
+    if (sitter) caption = sitter.name;
+    const index = state.table.pads.indexOf(role);
+    if (stakes[index] && stakes[index].market_name) caption = stakes[index].market_name;
+    pad.querySelector(".pad-caption").textContent = caption;
+    pad.classList.toggle("target", Boolean(selected && selectedPads().includes(role)));
+  }
+}
+
+function selectedPads() {
+  if (!current || !selected) return [];
+  const cards = [...(current.hand ? current.hand.cards : []), ...current.table_cards];
+  const card = cards.find((c) => c.id === selected);
+  return card && card.pads ? card.pads : [];
+}
+
+function drawSecret(state) {
+  const secret = document.getElementById("secret");
+  secret.replaceChildren();
+  if (!state.hand || !state.hand.secret) return;
+  const faceDown = state.hand.secret.face_down || [];
+  const tasks = state.hand.secret.tasks || [];
+  if (faceDown.length) {
+    secret.append(element("h3", {}, "Your face-down agents"));
+    const list = element("ul", { id: "face-down" });
+    for (const agent of faceDown) {
+      list.append(element("li", { "data-card": agent.card }, `${agent.card} on ${agent.pad || "stake " + agent.stake}`));
+    }
+    secret.append(list);
+  }
+  if (tasks.length) {
+    secret.append(element("h3", {}, "Your secret tasks"));
+    const list = element("ul", { id: "tasks" });
+    for (const task of tasks) list.append(element("li", { "data-card": task }, task));
+    secret.append(list);
+  }
+}
+
+function prompt(state) {
+  if (state.phase === "setup") {
+    return state.game ? "Setting up: follow the status screen." : "Choose the game with select and ok.";
+  }
+  if (state.phase === "over") return "The game is over.";
+  if (state.view && state.view.pending) return state.view.pending.prompt;
+  if (state.view && state.view.current !== null && state.view.current !== undefined) {
+    const player = state.players[state.view.current];
+    return `${player ? player.name : "Seat " + (state.view.current + 1)} to act.`;
+  }
+  return "";
+}
+
+function draw(state) {
+  if (!current || JSON.stringify(current.table) !== JSON.stringify(state.table)) buildTable(state.table);
+  current = state;
+  document.getElementById("game").textContent = state.game ? `· ${state.game}` : "· choose a game";
+  drawScreens(state);
+  drawSeats(state);
+  drawPlayers(state);
+  document.getElementById("prompt").textContent = prompt(state);
+  const handArea = document.getElementById("hand-area");
+  handArea.hidden = !state.hand;
+  if (state.hand) {
+    const player = state.players[state.hand.seat];
+    document.getElementById("hand-title").textContent = `Hand of ${player.name} (seat ${state.hand.seat + 1})`;
+    drawCards("hand", state.hand.cards, "hand");
+  }
+  drawSecret(state);
+  document.getElementById("table-cards-area").hidden = state.table_cards.length === 0;
+  drawCards("table-cards", state.table_cards, "table");
+  drawBox(state);
+  drawPads(state);
+  document.getElementById("new-game").hidden = state.phase !== "over";
+  document.getElementById("record").textContent = state.record.map((line) => JSON.stringify(line)).join("\n");
+  document.body.dataset.phase = state.phase;
+  document.body.dataset.version = String(state.version);
+}
+
+async function refresh() {
+  // One refresh at a time, in order: the page never draws an older state over a newer one.
+  drawing = drawing.then(async () => {
+    const url = seat === "" ? "api/state" : `api/state?seat=${encodeURIComponent(seat)}`;
+    const { status, data } = await api("GET", url);
+    if (status === 400 && seat !== "") {
+      seat = ""; // that seat is gone (a new game): back to the table
+      return refresh();
+    }
+    if (status !== 200) {
+      say(data.error, "error");
+      return;
+    }
+    draw(data);
+  }).catch((err) => say(String(err), "error"));
+  return drawing;
+}
+
+// -- acting --------------------------------------------------------------------------------
+function pick(card, where) {
+  selected = selected === card.id ? null : card.id;
+  if (selected) {
+    const pads = card.pads && card.pads.length ? ` (${card.pads.join(", ")})` : "";
+    say(`${card.name}: now click the pad to tap it on${pads}.`, "hint");
+  } else {
+    say("");
+  }
+  for (const node of document.querySelectorAll(".card")) {
+    node.classList.toggle("selected", node.dataset.card === selected);
+  }
+  drawPads(current);
+}
+
+async function report(result) {
+  const { status, data } = result;
+  if (status === 200) say(data.notice || "", data.notice ? "notice" : "");
+  else say(data.error, "error");
+  await refresh();
+  // Tests (and curious people) can tell that the page has drawn the answer to an action.
+  document.body.dataset.actions = String(Number(document.body.dataset.actions || 0) + 1);
+}
+
+async function tapOn(pad) {
+  if (!selected) {
+    say("Pick a card first, then click the pad.", "hint");
+    return;
+  }
+  const card = selected;
+  selected = null;
+  await report(await api("POST", "api/tap", { pad, card }));
+}
+
+async function press(name, held) {
+  await report(await api("POST", "api/button", held ? { name, held } : { name }));
+}
+
+document.getElementById("new-game").addEventListener("click", async () => {
+  await report(await api("POST", "api/new-game"));
+});
+
+seatPicker.addEventListener("change", () => {
+  seat = seatPicker.value;
+  localStorage.setItem("arcana-table-seat", seat);
+  selected = null;
+  refresh();
+});
+
+document.getElementById("box-search").addEventListener("input", () => current && drawBox(current));
+
+function listen() {
+  const connection = document.getElementById("connection");
+  const events = new EventSource(withToken("api/events"));
+  events.addEventListener("version", (event) => {
+    connection.textContent = "live";
+    connection.className = "online";
+    if (!current || Number(event.data) !== current.version) refresh();
+  });
+  events.onerror = () => {
+    connection.textContent = "reconnecting…";
+    connection.className = "offline";
+  };
+}
+
+refresh();
+listen();

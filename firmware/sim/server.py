@@ -1,0 +1,277 @@
+"""The simulator's web server (aiohttp): the page, a JSON API and a live event stream.
+
+    app = make_app(SimTable(state_dir), token=None)
+    web.run_app(app, host="127.0.0.1", port=8080)
+
+API (every /api call carries the token when one is set: `Authorization: Bearer T` or
+`?token=T`; without it 401):
+
+    GET  /api/state[?seat=N]          the table; with a seat, that seat's hand and secrets
+    POST /api/tap     {"pad": "stake-2", "card": "blades_agent_3"}
+    POST /api/button  {"name": "undo"}            {"name": "undo", "held": true} redoes
+    POST /api/new-game                            after a ranking, back to the choice
+    GET  /api/screens/<display>.png[?scale=4]     the exact 1-bit frame, scaled crisply
+    GET  /api/events                  server-sent events: "version" whenever something changed
+
+Errors are JSON `{"error": sentence}`: 4xx for input that cannot even be tried (nothing
+changes), 409 for a refusal of the game or the table (the sentence the OLED shows).
+
+The Tabletop belongs to one worker thread: every call to it goes through `Worker.run`, so
+requests are served one after another, and a ticker lets emulated time pass so that notices
+expire as they do on the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import io
+import json
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from firmware.sim.table import BadInput, Outcome, SimTable
+
+TICK_S = 0.5
+MAX_SCALE = 8
+PAGE_FILES = {
+    "index.html": "text/html",
+    "table.js": "text/javascript",
+    "table.css": "text/css",
+}
+TABLE: web.AppKey[Worker] = web.AppKey("table")
+TOKEN: web.AppKey[str | None] = web.AppKey("token")
+STREAM: web.AppKey[Stream] = web.AppKey("stream")
+
+
+class Worker:
+    """The one thread that owns the SimTable; `await worker.run(fn, ...)` calls into it."""
+
+    def __init__(self, table: SimTable) -> None:
+        self.table = table
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sim-table")
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
+
+    def close(self) -> None:
+        self._thread.submit(self.table.close).result()
+        self._thread.shutdown()
+
+
+class Stream:
+    """Subscribers of the live stream; each gets the latest version number."""
+
+    def __init__(self) -> None:
+        self.queues: set[asyncio.Queue[int]] = set()
+
+    def publish(self, version: int) -> None:
+        for queue in self.queues:
+            if queue.full():
+                queue.get_nowait()  # a slow page only needs the newest version
+            queue.put_nowait(version)
+
+
+def make_app(table: SimTable, token: str | None = None, tick_s: float = TICK_S) -> web.Application:
+    """The web application around a SimTable (token: required on every API call if set)."""
+    app = web.Application(middlewares=[_errors, _token_check])
+    app[TABLE] = Worker(table)
+    app[TOKEN] = token
+    app[STREAM] = Stream()
+    app.router.add_get("/", _page)
+    app.router.add_get("/page/{name}", _page_file)
+    app.router.add_get("/favicon.ico", _no_icon)
+    app.router.add_get("/api/state", _state)
+    app.router.add_post("/api/tap", _tap)
+    app.router.add_post("/api/button", _button)
+    app.router.add_post("/api/new-game", _new_game)
+    app.router.add_get("/api/screens/{display}.png", _screen)
+    app.router.add_get("/api/events", _events)
+    app.cleanup_ctx.append(_ticker(tick_s))
+    app.on_shutdown.append(_end_streams)
+    app.on_cleanup.append(_close_table)
+    return app
+
+
+# -- middlewares ------------------------------------------------------------------------------
+def _json_error(status: int, message: str, **extra: Any) -> web.Response:
+    return web.json_response({"error": message, **extra}, status=status)
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except BadInput as err:
+        return _json_error(err.status, err.message)
+    except web.HTTPNotFound:
+        return _json_error(404, f"There is nothing at {request.path}")
+    except web.HTTPMethodNotAllowed as err:
+        return _json_error(405, f"{request.method} is not allowed here (use {err.allowed_methods})")
+
+
+@web.middleware
+async def _token_check(request: web.Request, handler: Handler) -> web.StreamResponse:
+    token = request.app[TOKEN]
+    if token is None or not request.path.startswith("/api/"):
+        return await handler(request)
+    given = request.query.get("token")
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        given = header.removeprefix("Bearer ").strip()
+    if given is None:
+        return _json_error(401, "This table needs its token: add ?token=... to the address")
+    if not hmac.compare_digest(given.encode(), token.encode()):
+        return _json_error(401, "Wrong token: use the address the simulator printed")
+    return await handler(request)
+
+
+# -- the page ---------------------------------------------------------------------------------
+async def _page(request: web.Request) -> web.Response:
+    return _asset("index.html")
+
+
+async def _no_icon(request: web.Request) -> web.Response:
+    return web.Response(status=204)
+
+
+async def _page_file(request: web.Request) -> web.Response:
+    name = request.match_info["name"]
+    if name not in PAGE_FILES:
+        raise web.HTTPNotFound()
+    return _asset(name)
+
+
+def _asset(name: str) -> web.Response:
+    text = resources.files("firmware.sim").joinpath("page", name).read_text(encoding="utf-8")
+    return web.Response(
+        text=text, content_type=PAGE_FILES[name], headers={"Cache-Control": "no-cache"}
+    )
+
+
+# -- the API ----------------------------------------------------------------------------------
+async def _state(request: web.Request) -> web.Response:
+    seat = request.query.get("seat")
+    worker = request.app[TABLE]
+    return web.json_response(await worker.run(worker.table.state, seat or None))
+
+
+async def _body(request: web.Request, fields: tuple[str, ...]) -> dict[str, Any]:
+    try:
+        body = json.loads(await request.text() or "null")
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise BadInput(f"The request body is not valid JSON ({err})") from None
+    if not isinstance(body, dict):
+        raise BadInput(f"The request body must be a JSON object with {', '.join(fields)}")
+    missing = [name for name in fields if name not in body]
+    if missing:
+        raise BadInput(f"The request body lacks {', '.join(missing)}")
+    return body
+
+
+async def _act(request: web.Request, fn: Callable[..., Outcome], *args: Any) -> web.Response:
+    worker = request.app[TABLE]
+    before = worker.table.version
+    outcome = await worker.run(fn, *args)
+    version = worker.table.version
+    if version != before:
+        request.app[STREAM].publish(version)
+    return web.json_response(
+        {**outcome.to_json(), "version": version}, status=200 if outcome.ok else 409
+    )
+
+
+async def _tap(request: web.Request) -> web.Response:
+    body = await _body(request, ("pad", "card"))
+    return await _act(request, request.app[TABLE].table.tap, body["pad"], body["card"])
+
+
+async def _button(request: web.Request) -> web.Response:
+    body = await _body(request, ("name",))
+    table = request.app[TABLE].table
+    return await _act(request, table.press, body["name"], body.get("held", False))
+
+
+async def _new_game(request: web.Request) -> web.Response:
+    return await _act(request, request.app[TABLE].table.new_game)
+
+
+async def _screen(request: web.Request) -> web.Response:
+    try:
+        scale = int(request.query.get("scale", "4"))
+    except ValueError:
+        scale = 0
+    if not 1 <= scale <= MAX_SCALE:
+        raise BadInput(f"scale must be a whole number from 1 to {MAX_SCALE}")
+    worker = request.app[TABLE]
+    frame = await worker.run(worker.table.screen, request.match_info["display"])
+    image = frame.convert("1")
+    if scale != 1:
+        image = image.resize((image.width * scale, image.height * scale), resample=0)
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return web.Response(
+        body=out.getvalue(), content_type="image/png", headers={"Cache-Control": "no-store"}
+    )
+
+
+async def _events(request: web.Request) -> web.StreamResponse:
+    response = web.StreamResponse(
+        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+    )
+    await response.prepare(request)
+    queue: asyncio.Queue[int] = asyncio.Queue(maxsize=1)
+    stream = request.app[STREAM]
+    stream.queues.add(queue)
+    try:
+        version = request.app[TABLE].table.version
+        while True:
+            await response.write(f"event: version\ndata: {version}\n\n".encode())
+            try:
+                version = await asyncio.wait_for(queue.get(), timeout=15)
+            except TimeoutError:
+                await response.write(b": still here\n\n")  # keeps proxies from closing it
+                version = request.app[TABLE].table.version
+            if version < 0:
+                break
+    except (ConnectionResetError, asyncio.CancelledError):
+        pass
+    finally:
+        stream.queues.discard(queue)
+    return response
+
+
+# -- life cycle -------------------------------------------------------------------------------
+def _ticker(tick_s: float) -> Callable[[web.Application], Any]:
+    async def ticker(app: web.Application) -> Any:
+        async def tick() -> None:
+            worker = app[TABLE]
+            while True:
+                await asyncio.sleep(tick_s)
+                if await worker.run(worker.table.tick, tick_s):
+                    app[STREAM].publish(worker.table.version)
+
+        task = asyncio.create_task(tick()) if tick_s > 0 else None
+        yield
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    return ticker
+
+
+async def _end_streams(app: web.Application) -> None:
+    app[STREAM].publish(-1)  # every open stream ends, so shutdown does not wait for them
+
+
+async def _close_table(app: web.Application) -> None:
+    await asyncio.get_running_loop().run_in_executor(None, app[TABLE].close)

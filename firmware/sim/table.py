@@ -1,0 +1,279 @@
+"""The simulator's table: one emulated Tabletop running the companion, and what the page asks
+of it. Not thread-safe on purpose: the server calls it from one thread only.
+
+    table = SimTable(state_dir, "full-table")
+    table.tap("stake-2", "blades_agent_3")   # -> Outcome(ok, message, where)
+    table.press("undo", held=True)           # held Undo = redo
+    table.state(seat=1)                      # the public table plus seat 1's hand
+
+Bad input (an unknown pad, card or button) raises `BadInput` before anything happens; a
+refusal of the game or the table is an `Outcome` with `ok=False` and the sentence the OLED
+shows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from engine.records import replay
+from firmware.games import CONTROLLERS, TableGames
+from firmware.sim import views
+from firmware.tabletop import Tabletop
+from hardware.profile import Profile, load_profile
+
+GAMES = tuple(CONTROLLERS)
+
+
+class BadInput(ValueError):
+    """A request the table cannot even try (HTTP 4xx); nothing changed."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a tap or a press did: `ok`, or refused with the sentence shown on `where`."""
+
+    ok: bool
+    message: str | None = None
+    where: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.ok:
+            return {"ok": True, "notice": self.message, "where": self.where}
+        return {"ok": False, "error": self.message, "where": self.where}
+
+
+class SimTable:
+    """A Tabletop for the web page: taps, presses, time, and the state as JSON."""
+
+    def __init__(self, state_dir: Path | str, profile: Profile | str = "full-table") -> None:
+        self.profile = load_profile(profile) if isinstance(profile, str | Path) else profile
+        pads = tuple(reader.role for reader in self.profile.readers)
+        displays = tuple(display.role for display in self.profile.displays)
+        status = "status" if "status" in displays else displays[0]
+        self.games = TableGames(pads=pads, status_role=status)
+        self.top = Tabletop(state_dir, self.games, self.profile)
+        self.pads = pads
+        self.displays = displays
+        self.buttons = tuple(button.role for button in self.profile.buttons)
+        self.version = 0  # goes up whenever anything the page shows may have changed
+        self._frames = self._frame_hashes()
+
+    # -- what players do ----------------------------------------------------------------
+    def tap(self, pad: Any, card: Any) -> Outcome:
+        """Place the card's tag on the pad's reader (and take it away)."""
+        if not isinstance(pad, str) or pad not in self.pads:
+            raise BadInput(f"There is no pad {pad!r} on this table (pads: {', '.join(self.pads)})")
+        if not isinstance(card, str) or card not in self.games.cards(None):
+            raise BadInput(f"There is no card {card!r} in either game")
+        before = dict(self.top.companion.notices)
+        self.top.tap(pad, card)
+        refusal = self._new_notice(before, prefer=pad)
+        self._changed()
+        if refusal is not None:
+            return Outcome(False, *refusal)
+        return Outcome(True)
+
+    def press(self, name: Any, held: Any = False) -> Outcome:
+        """Press a button (held: past its hold time; a held Undo redoes)."""
+        if not isinstance(name, str) or name not in self.buttons:
+            raise BadInput(
+                f"There is no button {name!r} on this table (buttons: {', '.join(self.buttons)})"
+            )
+        if not isinstance(held, bool):
+            raise BadInput('"held" must be true or false')
+        before = dict(self.top.companion.notices)
+        lines = self._lines()
+        self.top.press(name, held=held)
+        notice = self._new_notice(before, prefer=self.top.companion.status_role)
+        self._changed()
+        if notice is None:
+            return Outcome(True)
+        if name == "undo" and self._lines() != lines:
+            return Outcome(True, *notice)  # "Undone: ..." says what was taken back
+        return Outcome(False, *notice)
+
+    def new_game(self) -> Outcome:
+        """After a game's ranking, back to the choice of game (the next game's setup)."""
+        if not self.top.companion.finished:
+            return Outcome(False, "Finish this game first (or undo to the start)", None)
+        self.top.companion.new_game()
+        self.top.companion.redraw()
+        self._changed()
+        return Outcome(True)
+
+    def tick(self, seconds: float) -> bool:
+        """Let emulated time pass (notices expire); True if a screen changed."""
+        before = self.version
+        self.top.wait(seconds)
+        self._changed(only_if_frames_differ=True)
+        return self.version != before
+
+    def set_up(self, game: str, players: int, seed: int = 1) -> None:
+        """Skip the choice: press and tap what seats `players` in `game`, as a bot would."""
+        if game not in GAMES:
+            raise BadInput(f"Unknown game {game!r} (games: {', '.join(GAMES)})")
+        module = importlib.import_module(CONTROLLERS[game])
+        bot = module.Bot(seed, players, pads=self.pads)
+        for step in bot.setup_steps():
+            if step[0] == "tap":
+                self.tap(step[1], step[2])
+            else:
+                self.press(step[1])
+
+    # -- what the page shows ----------------------------------------------------------------
+    def screen(self, role: Any) -> Image.Image:
+        """The exact frame the display driver last sent to this display."""
+        if role not in self.displays:
+            raise BadInput(f"There is no display {role!r} (displays: {', '.join(self.displays)})")
+        return self.top.table.displays[role].frame()
+
+    def state(self, seat: Any = None) -> dict[str, Any]:
+        """The table as JSON: public parts, plus `hand` (secrets included) for one seat."""
+        companion = self.top.companion
+        game = self._game()
+        controller_state = companion.controller.state if companion.rules else None
+        players = self._players(controller_state)
+        if seat is not None:
+            seat = self._seat(seat, len(players))
+        secret = views.secrets(game or "", controller_state, seat)
+        out: dict[str, Any] = {
+            "version": self.version,
+            "table": {
+                "profile": self.profile.description,
+                "pads": list(self.pads),
+                "displays": list(self.displays),
+                "buttons": list(self.buttons),
+                "status": companion.status_role,
+            },
+            "screens": self._frames,
+            "notices": {role: notice.message for role, notice in companion.notices.items()},
+            "game": game,
+            "game_id": companion.game_id,
+            "phase": self._phase(),
+            "players": players,
+            "seat": seat,
+            "record": [],
+            "result": None,
+            "view": None,
+            "table_cards": [],
+            "box": views.card_box(game, self.games),
+        }
+        if companion.game_id is not None and companion.rules is not None and game is not None:
+            lines = self.top.journal.record(companion.game_id).splitlines()
+            out["record"] = views.public_record([json.loads(line) for line in lines], secret)
+            out["result"] = views.redact(replay(lines), secret)
+            out["view"] = views.redact(self._engine_view(game, controller_state, seat), secret)
+            out["can_redo"] = self.top.journal.can_redo(companion.game_id)
+            out["table_cards"] = views.table_cards(
+                game, self.games, companion.rules, controller_state, self.pads
+            )
+            if seat is not None:
+                out["hand"] = views.hand(
+                    game, self.games, companion.rules, controller_state, self.pads, seat
+                )
+        return out
+
+    # -- inside ----------------------------------------------------------------------------
+    def _game(self) -> str | None:
+        companion = self.top.companion
+        if companion.rules is not None:
+            return companion.rules.name
+        chooser = companion.controller
+        if getattr(chooser, "inner", None) is not None:
+            return "arcana" if chooser.game == "arcana" else "res-arcana"
+        return getattr(chooser, "game", None)
+
+    def _phase(self) -> str:
+        companion = self.top.companion
+        if companion.rules is None:
+            return "setup"
+        return "over" if companion.controller.is_over() else "play"
+
+    def _players(self, state: Any) -> list[dict[str, Any]]:
+        companion = self.top.companion
+        if companion.rules is None:
+            return []
+        result = companion.rules.result(state)
+        ranked = sorted(result["players"], key=lambda p: -p["vp"])
+        finished = result.get("finished", False)
+        winners = set(result.get("winners", []))
+        out = []
+        for seat, player in enumerate(result["players"]):
+            entry: dict[str, Any] = {
+                "seat": seat,
+                "name": player["name"],
+                "pad": self._seat_pad(seat),
+                "vp": player["vp"],
+            }
+            if finished:
+                entry["rank"] = 1 + sum(1 for other in ranked if other["vp"] > player["vp"])
+                entry["winner"] = player["name"] in winners
+            out.append(entry)
+        return out
+
+    def _seat_pad(self, seat: int) -> str | None:
+        if self._game() == "res-arcana" and seat < len(self.pads):
+            return self.pads[seat]
+        return None
+
+    @staticmethod
+    def _seat(seat: Any, players: int) -> int:
+        try:
+            number = int(seat)
+        except (TypeError, ValueError):
+            number = -1
+        if not 0 <= number < players:
+            seats = f"0 to {players - 1}" if players else "none yet: no game has begun"
+            raise BadInput(f"There is no seat {seat!r} (seats: {seats})")
+        return number
+
+    @staticmethod
+    def _engine_view(game: str, state: Any, seat: int | None) -> dict[str, Any]:
+        if game == "arcana":
+            from engine.arcana import view
+        else:
+            from engine.resarcana import view
+        return view(state, seat)
+
+    def _lines(self) -> list[dict[str, Any]]:
+        game_id = self.top.companion.game_id
+        return self.top.journal.lines(game_id) if game_id is not None else []
+
+    def _new_notice(self, before: dict[str, Any], prefer: str) -> tuple[str, str] | None:
+        """(sentence, display) of a notice the last step put up, the preferred display first."""
+        fresh = {
+            role: notice
+            for role, notice in self.top.companion.notices.items()
+            if before.get(role) is not notice
+        }
+        if not fresh:
+            return None
+        role = prefer if prefer in fresh else next(iter(fresh))
+        return fresh[role].message, role
+
+    def _frame_hashes(self) -> dict[str, str]:
+        return {
+            role: hashlib.sha1(frame.tobytes()).hexdigest()[:16]
+            for role, frame in self.top.screens().items()
+        }
+
+    def _changed(self, only_if_frames_differ: bool = False) -> None:
+        frames = self._frame_hashes()
+        if not only_if_frames_differ or frames != self._frames:
+            self.version += 1
+        self._frames = frames
+
+    def close(self) -> None:
+        self.top.close()

@@ -1,0 +1,160 @@
+"""What the simulator's page may show: the public table, and one seat's hand in private.
+
+Arcana keeps secrets: agents placed face down and the tasks each player kept. They appear
+only in their owner's hand view (`hand(..., seat)`); everywhere else (the record, the replay
+result, the engine's public view) their card ids are replaced by null, so the number of
+hidden cards still shows but never which they are. Res Arcana at the table keeps none (the
+companion never sees hands).
+
+    secret = secrets(game, state, viewer=None)      # card ids the viewer may not see
+    public_record(lines, secret)                    # the record with those ids nulled
+    hand(game, rules, state, pads, seat)            # cards a seat holds, playable or greyed
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+HIDDEN = None  # what a secret card id becomes in shared data
+
+
+def secrets(game: str, state: Any, viewer: int | None) -> set[str]:
+    """Card ids in this Arcana state that `viewer` (None: everyone) may not see."""
+    if game != "arcana" or state is None:
+        return set()
+    hidden: set[str] = set()
+    for stake in state.stakes:
+        for player, side in enumerate(stake.agents):
+            if player != viewer:
+                hidden.update(card for card, face_down in side if face_down)
+    if state.phase != "over":  # kept tasks are scored, and so shown, at the end
+        for player, tasks in enumerate(state.tasks):
+            if player != viewer:
+                hidden.update(tasks)
+    return hidden
+
+
+def redact(value: Any, secret: set[str]) -> Any:
+    """A copy of plain JSON data with every secret card id replaced by null."""
+    if isinstance(value, str):
+        return HIDDEN if value in secret else value
+    if isinstance(value, list | tuple):
+        return [redact(item, secret) for item in value]
+    if isinstance(value, dict):
+        return {key: redact(item, secret) for key, item in value.items()}
+    return value
+
+
+def public_record(lines: Sequence[dict[str, Any]], secret: set[str]) -> list[dict[str, Any]]:
+    """The record (header first) with secret card ids nulled; the header's catalog is kept
+    by name only (a full catalog object would repeat every card's values)."""
+    out = redact(list(lines), secret)
+    if out and isinstance(out[0].get("setup", {}).get("catalog"), dict):
+        out[0]["setup"]["catalog"] = out[0]["setup"]["catalog"].get("name", "custom")
+    return out
+
+
+def card_info(game: str | None, games: Any, card: str) -> dict[str, str]:
+    """A card's id, printed name and kind (for the page's cards)."""
+    if game == "res-arcana" or (game is None and card not in games.catalog.cards):
+        from engine.resarcana import CARDS
+
+        found = CARDS[card]
+        return {"id": card, "name": found.name, "kind": found.kind}
+    catalog = games.catalog
+    kind = catalog.kind(card)
+    if catalog.cards[card].is_market:
+        kind = f"market {kind}"
+    return {"id": card, "name": catalog.card_name(card), "kind": kind}
+
+
+def card_box(game: str | None, games: Any) -> list[dict[str, str]]:
+    """Every card of the game (or of both during the choice), grouped by kind, then name."""
+    cards = [card_info(game, games, card) for card in games.cards(game)]
+    return sorted(cards, key=lambda c: (c["kind"], c["name"], c["id"]))
+
+
+def moves(
+    game: str, rules: Any, state: Any, pads: Sequence[str]
+) -> dict[int | None, dict[str, dict[str, set[str]]]]:
+    """Legal actions by player (None: the table's own, such as a reveal), then by card:
+    the action kinds and the pads a tap of that card goes to."""
+    out: dict[int | None, dict[str, dict[str, set[str]]]] = {}
+    for action in rules.legal_actions(state):
+        player, kind, card = action.player, action.kind, action.card
+        if game == "arcana":
+            pad = _arcana_pad(action, pads)
+        else:
+            pad = pads[player] if player is not None and player < len(pads) else None
+        if not card:
+            continue  # a pass: a button, not a card
+        entry = out.setdefault(player, {}).setdefault(card, {"kinds": set(), "pads": set()})
+        entry["kinds"].add(kind)
+        if pad is not None:
+            entry["pads"].add(pad)
+    return out
+
+
+def _arcana_pad(action: Any, pads: Sequence[str]) -> str | None:
+    if action.kind == "discard":
+        return pads[0]  # after Select, on any pad
+    if action.kind == "location":
+        return pads[0]  # tapped anywhere; the screens then ask for the stakes
+    if action.stake is not None and action.stake < len(pads):
+        return pads[action.stake]
+    return None
+
+
+def _entries(
+    game: str,
+    games: Any,
+    cards: Iterable[str],
+    playable: dict[str, dict[str, set[str]]],
+) -> list[dict[str, Any]]:
+    out = []
+    for card in cards:
+        info: dict[str, Any] = card_info(game, games, card)
+        move = playable.get(card)
+        # Discarding needs Select first and takes any card: it alone does not make it playable.
+        info["playable"] = move is not None and bool(move["kinds"] - {"discard"})
+        info["actions"] = sorted(move["kinds"]) if move else []
+        info["pads"] = sorted(move["pads"]) if move else []
+        out.append(info)
+    return out
+
+
+def hand(
+    game: str, games: Any, rules: Any, state: Any, pads: Sequence[str], seat: int
+) -> dict[str, Any]:
+    """One seat's cards (playable now, or greyed) and, in Arcana, its secrets."""
+    playable = moves(game, rules, state, pads).get(seat, {})
+    if game == "arcana":
+        from engine.arcana import view
+
+        me = view(state, seat)["players"][seat]
+        held = list(dict.fromkeys([*me["possession"], *sorted(playable)]))
+        face_down = [
+            {"stake": i, "pad": _pad(pads, i), "card": card}
+            for i, stake in enumerate(state.stakes)
+            for card, down in stake.agents[seat]
+            if down
+        ]
+        secret = {"face_down": face_down, "tasks": list(state.tasks[seat])}
+    else:
+        from engine.resarcana import Position
+
+        tableau = Position(state).tableau(seat)
+        held = list(dict.fromkeys([*tableau, *sorted(playable)]))
+        secret = {}
+    return {"seat": seat, "cards": _entries(game, games, held, playable), "secret": secret}
+
+
+def _pad(pads: Sequence[str], stake: int) -> str | None:
+    return pads[stake] if stake < len(pads) else None
+
+
+def table_cards(game: str, games: Any, rules: Any, state: Any, pads: Sequence[str]) -> list[Any]:
+    """Cards the table itself may take now (Arcana: the next market card of a stake)."""
+    playable = moves(game, rules, state, pads).get(None, {})
+    return _entries(game, games, sorted(playable), playable)
