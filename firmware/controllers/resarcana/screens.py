@@ -93,7 +93,6 @@ def status(look: Position) -> ResStatusScreen:
 
 def seat_screen(look: Position, seat: int, prompt: Prompt) -> Screen:
     """A seat's essences and VP, or the discard being asked of the player to act."""
-    names = look.table.names
     current = look.current
     if seat == current and prompt.mode == "discard":
         return PromptScreen("Tap the card to discard (Select: cancel)", title="Discard")
@@ -102,10 +101,9 @@ def seat_screen(look: Position, seat: int, prompt: Prompt) -> Screen:
         chosen = list(GAIN_LABELS).index(prompt.gain or "gold")
         return ChoiceScreen(name(prompt.card), labels, chosen)  # the gain of its discard
     return SeatScreen(
-        names[seat],
+        look.table.names[seat],
         essences(look.essences(seat)),
         look.vp(seat),
         your_turn=seat == current,
         passed=look.has_passed(seat),
-        turn="" if seat == current else names[current],
-    )
+    )  # whose turn it is stands on the status screen: a turn redraws only two seats

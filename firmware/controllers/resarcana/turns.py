@@ -45,7 +45,6 @@ class ResArcanaTable:
         self.card: str | None = None  # the card being discarded
         self.gain = 0  # index into GAINS
         self.round_end: RoundEnd | None = None  # shown until the next tap or press
-        self._images: dict[Any, Image.Image] = {}
 
     # -- taps and presses -------------------------------------------------------------------
     def tap(self, pad: str, card: str) -> Reply:
@@ -116,17 +115,8 @@ class ResArcanaTable:
         return Position(self.state).finished
 
     def screens(self) -> dict[str, Image.Image]:
-        """Status and seat screens of the state, the prompt and a round's end (images cached:
-        the same model always gives the same pixels)."""
+        """Status and seat screens of the state, the prompt and a round's end."""
         prompt = Prompt(self.mode, self.card, GAINS[self.gain] if self.mode == GAIN else None)
         models = table_screens(self.state, prompt, self.round_end)
         roles = (self.status_role, *self.pads)
-        if len(self._images) > 512:  # bounded: a long game meets many essence counts
-            self._images.clear()
-        return {role: self._render(model) for role, model in zip(roles, models, strict=True)}
-
-    def _render(self, model: Any) -> Image.Image:
-        image = self._images.get(model)
-        if image is None:
-            image = self._images[model] = render(model)
-        return image
+        return {role: render(model) for role, model in zip(roles, models, strict=True)}

@@ -45,7 +45,7 @@ def test_ok_begins_with_two_seated_and_the_record_keeps_hands_secret(top):
     assert same(top.screens()["status"], status)
     one_each = Essences(1, 1, 1, 1, 1)
     assert same(top.screens()["stake-0"], render(SeatScreen("Mage", one_each, 0, your_turn=True)))
-    assert same(top.screens()["stake-1"], render(SeatScreen("Priest", one_each, 0, turn="Mage")))
+    assert same(top.screens()["stake-1"], render(SeatScreen("Priest", one_each, 0)))
 
 
 def test_a_fourth_mage_begins_at_once_in_pad_order(top):

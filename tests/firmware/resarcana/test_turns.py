@@ -7,10 +7,12 @@ from __future__ import annotations
 from firmware.controllers.resarcana import GAINS
 from firmware.screens import (
     ChoiceScreen,
+    Essence,
     Essences,
     ProductionScreen,
     PromptScreen,
     RefusalScreen,
+    ResStatusScreen,
     SeatScreen,
     Strength,
     VictoryCheckScreen,
@@ -42,7 +44,7 @@ def test_a_card_from_hand_is_played_and_both_seats_update(duel):
     duel.tap("stake-0", "chalice_of_life")
     assert lines(duel) == [{"player": 0, "action": "play", "card": "chalice_of_life"}]
     paid = Essences(fire=1, life=0, calm=1, death=1, gold=1)
-    assert shows(duel, "stake-0", SeatScreen("Healer", paid, 0, turn="Priest"))
+    assert shows(duel, "stake-0", SeatScreen("Healer", paid, 0))
     assert shows(duel, "stake-1", SeatScreen("Priest", ONE_EACH, 0, your_turn=True))
 
 
@@ -70,7 +72,7 @@ def test_a_tap_out_of_turn_or_on_an_empty_seat_is_refused_and_changes_nothing(du
     assert same(duel.screens()["status"], status)
     assert shows(duel, "stake-0", SeatScreen("Healer", ONE_EACH, 0, your_turn=True))
     duel.wait(4)
-    assert shows(duel, "stake-1", SeatScreen("Priest", ONE_EACH, 0, turn="Healer"))
+    assert shows(duel, "stake-1", SeatScreen("Priest", ONE_EACH, 0))
 
 
 def test_what_cannot_be_paid_or_used_is_refused_with_the_engines_sentence(duel):
@@ -90,7 +92,7 @@ def test_what_cannot_be_paid_or_used_is_refused_with_the_engines_sentence(duel):
 def test_ok_passes_and_the_last_pass_shows_production_and_the_10_vp_check(duel):
     duel.press("ok")
     assert lines(duel) == [{"player": 0, "action": "pass"}]
-    assert shows(duel, "stake-0", SeatScreen("Healer", ONE_EACH, 0, passed=True, turn="Priest"))
+    assert shows(duel, "stake-0", SeatScreen("Healer", ONE_EACH, 0, passed=True))
     duel.press("ok")
     check = VictoryCheckScreen(1, (Strength("Healer", 0), Strength("Priest", 0)))
     assert shows(duel, "status", check)
@@ -119,7 +121,7 @@ def test_select_then_a_tap_discards_and_select_cycles_the_gain(duel):
         {"player": 0, "action": "discard", "card": "death_bell", "gain": {"calm": 2}}
     ]
     gained = Essences(fire=1, life=1, calm=3, death=1, gold=1)
-    assert shows(duel, "stake-0", SeatScreen("Healer", gained, 0, turn="Priest"))
+    assert shows(duel, "stake-0", SeatScreen("Healer", gained, 0))
 
 
 def test_a_discard_refuses_cards_not_in_hand_and_select_cancels_it(duel):
@@ -165,4 +167,42 @@ def test_undo_in_the_middle_of_a_discard_drops_the_prompt(duel):
     duel.press("undo")  # takes back the chalice; the half-made discard is gone too
     assert lines(duel) == []
     assert shows(duel, "stake-0", SeatScreen("Healer", ONE_EACH, 0, your_turn=True))
-    assert shows(duel, "stake-1", SeatScreen("Priest", ONE_EACH, 0, turn="Healer"))
+    assert shows(duel, "stake-1", SeatScreen("Priest", ONE_EACH, 0))
+
+
+def discard(top, pad: str, card: str, gain: str) -> None:
+    top.press("select")
+    top.tap(pad, card)
+    for _ in range(GAINS.index(gain)):
+        top.press("select")
+    top.press("ok")
+
+
+def test_places_and_monuments_tapped_are_bought_and_leave_the_status_screen(duel):
+    duel.press("ok")  # Healer passes: Priest plays on alone
+    for card in ("death_bell", "black_skull", "crown_of_thorns"):
+        discard(duel, "stake-1", card, "death")
+    duel.tap("stake-1", "death_crypt")
+    assert lines(duel)[-1] == {"player": 1, "action": "buy", "card": "death_crypt"}
+    places = (Essence.FIRE, Essence.LIFE, Essence.CALM, Essence.GOLD)
+    status = ResStatusScreen(1, "Priest", places, monuments_up=2, monuments_hidden=4)
+    assert shows(duel, "status", status)
+    left = Essences(fire=1, life=1, calm=1, death=1, gold=1)
+    assert shows(duel, "stake-1", SeatScreen("Priest", left, 1, your_turn=True))
+    before = snapshot(duel)
+    duel.tap("stake-1", "death_crypt")  # in front of Priest now: its power, 2 death
+    assert shows(
+        duel, "stake-1", RefusalScreen("The power of Death Crypt needs 2 death, you have 1.")
+    )
+    duel.tap("stake-0", "gold_mine")
+    assert shows(duel, "stake-0", RefusalScreen("Healer has passed this round."))
+    assert snapshot(duel) == before
+    duel.press("ok")  # round 2: Healer first (passed first)
+    discard(duel, "stake-0", "bag_of_gold", "gold")
+    duel.press("ok")  # Priest passes: Healer plays on alone
+    discard(duel, "stake-0", "golden_scale", "gold")
+    discard(duel, "stake-0", "trade_ring", "gold")
+    duel.tap("stake-0", "monument_5")
+    assert lines(duel)[-1] == {"player": 0, "action": "buy", "card": "monument_5"}
+    status = ResStatusScreen(2, "Healer", places, monuments_up=2, monuments_hidden=3)
+    assert shows(duel, "status", status)
