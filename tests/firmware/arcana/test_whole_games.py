@@ -1,0 +1,118 @@
+"""Whole games through the emulated table, set up and played by the demo bot: 2, 3 and 4
+players to the end, the ranking and the breakdowns, and a resume after a power cut."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.arcana import RULES, load_catalog
+from firmware.controllers.arcana import Bot, perform, play_demo_game
+from firmware.games import TableGames
+from firmware.screens import (
+    BreakdownScreen,
+    RankedPlayer,
+    RankingScreen,
+    RefusalScreen,
+    ScoreLine,
+    render,
+)
+from firmware.tabletop import Tabletop
+
+CARDS = load_catalog("sample").cards
+
+
+def same(a, b) -> bool:
+    return a.size == b.size and a.convert("1").tobytes() == b.convert("1").tobytes()
+
+
+def replayed(journal, game_id):
+    """The final state from the journal alone: its setup and lines through the engine."""
+    _, setup = journal.setup(game_id)
+    state = RULES.setup(setup)
+    for line in journal.lines(game_id):
+        state = RULES.apply(state, RULES.decode_action(line)).state
+    return state
+
+
+def ranking(result) -> RankingScreen:
+    points = [p["vp"] for p in result["players"]]
+    order = sorted(range(len(points)), key=lambda p: (-points[p], p))
+    return RankingScreen(
+        tuple(
+            RankedPlayer(
+                1 + sum(v > points[p] for v in points), result["players"][p]["name"], points[p]
+            )
+            for p in order
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("players", "variant", "seed"),
+    [(2, "basic", 1), (3, "advanced", 5), (4, "basic", 3)],
+)
+def test_the_bot_plays_a_whole_game_through_taps(tmp_path, players, variant, seed):
+    with Tabletop(tmp_path, TableGames()) as top:
+        result = play_demo_game(top, Bot(seed, players, variant))
+        companion = top.companion
+        assert result["finished"] is True
+        assert len(result["players"]) == players
+        assert companion.journal.unfinished() is None  # the journal holds a finished game
+        state = replayed(companion.journal, companion.game_id)
+        assert RULES.result(state) == result
+        assert same(top.screens()["status"], render(ranking(result)))
+
+
+def fulfilled(tasks, owned) -> list[str]:
+    """Tasks met by the market cards owned (house rule [10]), counted from outside."""
+    fiefs = [CARDS[c].fief for c in owned if CARDS[c].main]
+    return [t for t in tasks if fiefs.count(CARDS[t].fief) >= CARDS[t].count]
+
+
+def test_the_ranking_pages_through_each_players_breakdown(tmp_path):
+    with Tabletop(tmp_path, TableGames()) as top:
+        result = play_demo_game(top, Bot(2, 2, "advanced"))
+        _, setup = top.companion.journal.setup(top.companion.game_id)
+        for seat, player in enumerate(result["players"]):
+            top.press("select")
+            under = sum(CARDS[c].vp for c in player["under_base"])
+            cards = sum(CARDS[c].vp for c in player["owned"] if c not in player["under_base"])
+            done = fulfilled(setup["tasks"][seat], player["owned"])
+            tasks = sum(CARDS[t].vp for t in done)
+            assert cards + under + tasks == player["vp"]
+            lines = (
+                ScoreLine("Cards", cards),
+                ScoreLine("Under base", under),
+                ScoreLine(f"Tasks {len(done)}/2", tasks),
+            )
+            expected = BreakdownScreen(player["name"], player["vp"], lines, seat + 1, 2)
+            assert same(top.screens()["status"], render(expected))
+        top.press("select")
+        assert same(top.screens()["status"], render(ranking(result)))
+        top.tap("stake-1", "m_agent_01")
+        assert same(top.screens()["stake-1"], render(RefusalScreen("The game is over")))
+
+
+def test_a_game_resumes_after_a_power_cut_with_the_same_screens(tmp_path):
+    bot = Bot(11, 2)
+    with Tabletop(tmp_path, TableGames()) as top:
+        for step in bot.setup_steps():
+            perform(top, step)
+        moves = 0
+        controller = top.companion.controller
+        # stop mid-game where nothing transient (results of a struggle) is on the screens
+        while moves < 25 or controller.results:
+            for step in bot.next_steps(controller.state):
+                perform(top, step)
+            moves += 1
+        screens = top.screens()
+        lines = top.journal.lines(top.companion.game_id)
+        state = controller.state
+    with Tabletop(tmp_path, TableGames()) as top:
+        assert top.companion.controller.state == state
+        assert top.journal.lines(top.companion.game_id) == lines
+        for role, image in top.screens().items():
+            assert same(image, screens[role]), role
+        result = play_demo_game(top, bot)
+        assert result["finished"] is True
+        assert top.journal.lines(top.companion.game_id)[: len(lines)] == lines
