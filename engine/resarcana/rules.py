@@ -29,9 +29,9 @@ from engine.resarcana.actions import (
     canonical,
     misfit,
 )
-from engine.resarcana.essences import GUARD, KINDS, NEAR_CAP, clamp, essences, shortfall, unpack
+from engine.resarcana.essences import GUARD, NEAR_CAP, clamp, essences, shortfall
+from engine.resarcana.purse import reach
 from engine.resarcana.state import (
-    AFFORD,
     ARTIFACT_BITS,
     BUYABLE,
     CURRENT,
@@ -42,13 +42,14 @@ from engine.resarcana.state import (
     FIRST,
     HAND,
     HAND_SIZE,
+    MAGE_PRODUCTION,
     MONUMENT_BITS,
     ORDER,
     OUT,
     PASSED,
     PLACE_BITS,
-    POWER_BITS,
     PRODUCTION,
+    REACH,
     ROUND,
     START,
     TABLE,
@@ -58,14 +59,11 @@ from engine.resarcana.state import (
     VP_TO_END,
     Position,
     State,
-    affordable,
     buyable,
     cards_in,
     vp_of,
 )
 
-COST = tuple(card.cost.packed() for card in ORDER)
-POWER_COST = tuple(card.power.cost.packed() if card.power else 0 for card in ORDER)
 SCORING_BITS = PLACE_BITS | MONUMENT_BITS
 
 
@@ -79,35 +77,6 @@ class _Memo(dict):
     def __missing__(self, key: Any) -> Any:
         value = self[key] = self.make(key)
         return value
-
-
-def _within(costs: tuple[int, ...], bits: int) -> tuple[tuple[int, ...], ...]:
-    """WITHIN[kind][n]: mask of the cards (among `bits`) asking at most n of that kind."""
-    counts = [unpack(cost) for cost in costs]
-    return tuple(
-        tuple(
-            sum(1 << i for i in range(len(ORDER)) if bits >> i & 1 and counts[i][kind] <= n)
-            for n in range(8)
-        )
-        for kind in range(len(KINDS))
-    )
-
-
-CAN_PAY = _within(COST, (1 << len(ORDER)) - 1)
-CAN_POWER = _within(POWER_COST, POWER_BITS)
-
-
-def _affordable_cards(afford: int) -> tuple[int, int]:
-    """Masks of the cards whose cost, and whose power's cost, a capped stock pays."""
-    pay = power = -1
-    for kind, n in enumerate(unpack(afford)):
-        pay &= CAN_PAY[kind][n]
-        power &= CAN_POWER[kind][n]
-    return pay, power
-
-
-# Capped stock -> affordable masks: at most 8**5 keys, each computed once.
-AFFORDABLE = _Memo(_affordable_cards)
 
 
 def _seat_memo(make: Callable[[int, int], tuple[Action, ...]]) -> list[_Memo]:
@@ -137,7 +106,7 @@ def legal_actions(state: State) -> list[Action]:
         hand = ARTIFACT_BITS & ~state[OUT]  # physical play: any artifact not yet out
     else:
         hand = 0
-    pay, power = AFFORDABLE[state[b + AFFORD]]
+    pay, power = state[b + REACH]
     legal = [*PLAYS[p][hand & pay], *POWERS[p][state[b + TABLEAU] & ~state[USED] & power]]
     legal += BUYS[p][state[BUYABLE] & pay]
     legal += DISCARDS_AND_PASS[p][hand]
@@ -220,7 +189,7 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
         else:
             s[BUYABLE] = state[BUYABLE] ^ bit
     s[b + ESS] = stock
-    s[b + AFFORD] = affordable(stock)
+    s[b + REACH] = reach(stock)
     s[CURRENT] = table.next_seat[state[PASSED]][p]
     done = _new(Applied)
     _set_state(done, tuple(s))
@@ -285,8 +254,21 @@ def _pass(state: State, p: int) -> Applied[State]:
 
 
 VP_OF = _Memo(lambda mask: vp_of(mask, 0))
-PRODUCTION_OF = _Memo(lambda tableau: sum(PRODUCTION[i] for i in cards_in(tableau)))
-PRODUCED = _Memo(lambda key: ev.Produced(key[0], essences(key[1])))
+
+
+def _producer(seat: int, mage: int) -> _Memo:
+    """tableau mask -> (what the seat's mage and cards produce, packed; the Produced event)."""
+
+    def produce(tableau: int) -> tuple[int, Any]:
+        produced = MAGE_PRODUCTION[mage] + sum(PRODUCTION[i] for i in cards_in(tableau))
+        return produced, ev.Produced(seat, essences(produced))
+
+    return _Memo(produce)
+
+
+_PRODUCER = [[_producer(seat, mage) for mage in range(len(MAGE_PRODUCTION))] for seat in range(4)]
+# the mages of a table, seat by seat -> each seat's producer
+PRODUCERS = _Memo(lambda mages: tuple(_PRODUCER[seat][m] for seat, m in enumerate(mages)))
 ROUND_ENDED = _Memo(ev.RoundEnded)
 ROUND_STARTED = _Memo(lambda key: ev.RoundStarted(*key))
 
@@ -307,14 +289,14 @@ def _end_round(s: list[Any], table: Any, events: tuple[Any, ...]) -> tuple[Any, 
     s[START] = s[CURRENT] = start = s[FIRST]
     s[FIRST] = -1
     out = [*events, ROUND_ENDED[now], ROUND_STARTED[now + 1, start]]
-    for q, b in enumerate(table.seat_bases):
-        produced = table.mage_production[q] + PRODUCTION_OF[s[b + TABLEAU]]
+    for b, producer in zip(table.seat_bases, PRODUCERS[table.mages], strict=True):
+        produced, event = producer[s[b + TABLEAU]]
         stock = s[b + ESS] + produced
         if stock & NEAR_CAP:
             stock = clamp(stock)
         s[b + ESS] = stock
-        s[b + AFFORD] = affordable(stock)
-        out.append(PRODUCED[q, produced])
+        s[b + REACH] = reach(stock)
+        out.append(event)
     return tuple(out)
 
 

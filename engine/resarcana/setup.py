@@ -20,28 +20,40 @@ HAND = DECK = 3
 
 
 def from_record(setup: dict[str, Any]) -> State:
-    """The first state of the game a record's setup describes."""
-    names = _names(setup.get("players"))
-    n = len(names)
+    """The first state of the game a record's setup describes (RecordError if it is wrong)."""
+    check(setup)
+    return build(setup)
+
+
+def check(setup: dict[str, Any]) -> None:
+    """Raise RecordError with a reason when a setup object does not fit the record spec."""
+    n = len(_names(setup.get("players")))
     start = setup.get("start_player")
     if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < n:
         raise RecordError(f'setup needs "start_player": a seat index from 0 to {n - 1}')
-    mages = _ids(setup.get("mages"), "mages", n, "mage", "one mage per player")
+    _ids(setup.get("mages"), "mages", n, "mage", "one mage per player")
     if ("hands" in setup) != ("decks" in setup):
         raise RecordError('give both "hands" and "decks", or neither (physical play)')
-    hands = decks = None
     if "hands" in setup:
         hands = _deal(setup["hands"], "hands", n, HAND)
         decks = _deal(setup["decks"], "decks", n, DECK)
         _distinct([c for dealt in hands + decks for c in dealt], "artifacts dealt")
-    monuments = None
     if "monuments" in setup:
-        order = _ids(setup["monuments"], "monuments", len(MONUMENTS), "monument", "all six")
-        monuments = tuple(INDEX[m] for m in order)
-    table = Table(tuple(names), tuple(MAGE_INDEX[m] for m in mages), hands is not None, monuments)
-    if hands is None or decks is None:
-        return initial(table, start, None, None)
-    return initial(table, start, _indices(hands), _indices(decks))
+        _ids(setup["monuments"], "monuments", len(MONUMENTS), "monument", "all six")
+
+
+def build(setup: dict[str, Any]) -> State:
+    """The first state of a setup that is known to fit (checked, or from `random_setup`)."""
+    monuments = setup.get("monuments")
+    table = Table(
+        tuple(setup["players"]),
+        tuple(MAGE_INDEX[m] for m in setup["mages"]),
+        "hands" in setup,
+        None if monuments is None else tuple(INDEX[m] for m in monuments),
+    )
+    if "hands" not in setup:
+        return initial(table, setup["start_player"], None, None)
+    return initial(table, setup["start_player"], _indices(setup["hands"]), _indices(setup["decks"]))
 
 
 def _indices(dealt: list[list[str]]) -> list[list[int]]:

@@ -6,8 +6,8 @@ from typing import Any
 
 from engine.resarcana.cards import MAGES
 from engine.resarcana.essences import KINDS, pack
+from engine.resarcana.purse import reach
 from engine.resarcana.state import (
-    AFFORD,
     ARTIFACT_BITS,
     BUYABLE,
     CURRENT,
@@ -23,6 +23,7 @@ from engine.resarcana.state import (
     ORDER,
     OUT,
     PASSED,
+    REACH,
     ROUND,
     START,
     TABLEAU,
@@ -33,7 +34,6 @@ from engine.resarcana.state import (
     State,
     Table,
     W,
-    affordable,
     buyable,
     initial,
 )
@@ -97,7 +97,7 @@ def state_from_json(data: dict[str, Any]) -> State:
     for q, seat in enumerate(data["seats"]):
         base = G + q * W
         s[base + ESS] = pack([_count(seat["essences"][kind]) for kind in KINDS])
-        s[base + AFFORD] = affordable(s[base + ESS])
+        s[base + REACH] = reach(s[base + ESS])
         s[base + TOKENS] = _count(seat["tokens"])
         s[base + HAND] = _mask(seat["hand"])
         s[base + HAND_SIZE] = _count(seat["hand_size"])

@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.resarcana.cards import ARTIFACTS, MAGES, MONUMENTS, PLACES, Card
-from engine.resarcana.essences import GUARD, WIDTH, Essences, essences, pack
+from engine.resarcana.essences import Essences, essences, pack
+from engine.resarcana.purse import reach
 
 # Every card that can lie on the table, in bit order.
 ORDER: tuple[Card, ...] = ARTIFACTS + PLACES + MONUMENTS
@@ -29,15 +30,10 @@ PLACE_BITS = ((1 << len(PLACES)) - 1) << len(ARTIFACTS)
 MONUMENT_BITS = ((1 << len(MONUMENTS)) - 1) << (len(ARTIFACTS) + len(PLACES))
 POWER_BITS = sum(1 << i for i, card in enumerate(ORDER) if card.power is not None)
 PRODUCTION: tuple[int, ...] = tuple(card.produces.packed() for card in ORDER)
+MAGE_PRODUCTION: tuple[int, ...] = tuple(card.produces.packed() for card in MAGES)
 CARD_VP: tuple[int, ...] = tuple(card.vp for card in ORDER)
 FACE_UP = 2  # monuments face up at a time
 VP_TO_END = 10
-
-SEVEN = pack([7] * 5)
-ABOVE_7 = pack([(1 << (WIDTH - 1)) - 8] * 5)
-ADD = pack([(1 << (WIDTH - 1)) - 8] * 5)
-assert max(n for card in ORDER for n in card.cost.counts()) <= 7
-assert max(n for c in ORDER if c.power for n in c.power.cost.counts()) <= 7
 
 # Global fields: round, seat to act, start player, first to pass (-1: nobody yet), passed
 # (mask of seats), finished, used (cards turned this round), out (cards in a tableau or
@@ -45,10 +41,10 @@ assert max(n for c in ORDER if c.power for n in c.power.cost.counts()) <= 7
 # monument not yet bought), table (the fixed `Table`).
 ROUND, CURRENT, START, FIRST, PASSED, FINISHED, USED, OUT, BUYABLE, TABLE = range(10)
 G = 10
-# Fields of a seat's block: essences (packed), what they can afford (`affordable`), VP
+# Fields of a seat's block: essences (packed), what they can pay for (`purse.reach`), VP
 # tokens, hand (mask; 0 when unknown), hand size, deck (tuple of card indices, top first; ()
 # when unknown), deck size, tableau (mask).
-ESS, AFFORD, TOKENS, HAND, HAND_SIZE, DECK, DECK_SIZE, TABLEAU = range(8)
+ESS, REACH, TOKENS, HAND, HAND_SIZE, DECK, DECK_SIZE, TABLEAU = range(8)
 W = 8
 State = tuple  # the flat layout above
 
@@ -100,12 +96,10 @@ class Table:
     # up_prefix[b]: mask of the monuments turned up once b have been bought;
     # next_seat[passed mask][seat]: the next seat clockwise that has not passed (-1: none);
     # everyone: the passed mask that ends a round; seat_bases: index of each seat's block;
-    # mage_production[seat]: what the seat's mage produces, packed.
     up_prefix: tuple[int, ...] = field(init=False, compare=False, repr=False)
     next_seat: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
     everyone: int = field(init=False, compare=False, repr=False)
     seat_bases: tuple[int, ...] = field(init=False, compare=False, repr=False)
-    mage_production: tuple[int, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         order = self.monuments or ()
@@ -116,7 +110,6 @@ class Table:
             "next_seat": NEXT_SEATS[self.players],
             "everyone": (1 << self.players) - 1,
             "seat_bases": tuple(G + seat * W for seat in range(self.players)),
-            "mage_production": tuple(MAGES[m].produces.packed() for m in self.mages),
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
@@ -231,16 +224,6 @@ def vp_of(tableau: int, tokens: int) -> int:
     return tokens + sum(CARD_VP[i] for i in cards_in(tableau & (PLACE_BITS | MONUMENT_BITS)))
 
 
-def affordable(stock: int) -> int:
-    """The stock with every count capped at 7: what it can pay is all that matters to the
-    legal actions (no cost asks for more than 6 of a kind), and capped stocks repeat often.
-    """
-    # Bits 3 and up of a field are set iff the count is 8 or more; adding ADD carries that
-    # into the guard bit, which then becomes a 7 in the field.
-    many = ((stock & ABOVE_7) + ADD) & GUARD
-    return (stock & SEVEN) | (many >> (WIDTH - 1)) * 7
-
-
 def buyable(table: Table, out: int) -> int:
     """Places not yet bought and monuments face up, given the cards out of the box."""
     monuments = (
@@ -260,5 +243,5 @@ def initial(
     for seat in range(table.players):
         hand = sum(1 << i for i in hands[seat]) if hands is not None else 0
         deck = tuple(decks[seat]) if decks is not None else ()
-        fields += [one_each, affordable(one_each), 0, hand, 3, deck, 3, 0]
+        fields += [one_each, reach(one_each), 0, hand, 3, deck, 3, 0]
     return tuple(fields)

@@ -1,0 +1,71 @@
+"""What a stock of essences can pay for: the masks of cards whose cost it covers.
+
+The rules keep these masks in the state next to each stock, so listing the legal actions
+never compares costs: it intersects masks. Only counts up to 7 matter (no cost asks for more
+than 6 of a kind), so a stock is first capped at 7 per kind; capped stocks repeat game after
+game and their masks are computed once.
+"""
+
+from __future__ import annotations
+
+from engine.resarcana.cards import ARTIFACTS, MONUMENTS, PLACES
+from engine.resarcana.essences import GUARD, KINDS, WIDTH, pack, unpack
+
+# Bit order of the cards on the table (the same as `engine.resarcana.state.ORDER`).
+_ORDER = ARTIFACTS + PLACES + MONUMENTS
+COST = tuple(card.cost.packed() for card in _ORDER)
+POWER_COST = tuple(card.power.cost.packed() if card.power else 0 for card in _ORDER)
+LARGEST = 7
+assert max(n for cost in COST + POWER_COST for n in unpack(cost)) <= LARGEST
+
+SEVEN = pack([LARGEST] * len(KINDS))
+ABOVE_7 = pack([(1 << (WIDTH - 1)) - 8] * len(KINDS))  # bits 3.. of each field
+
+
+def capped(stock: int) -> int:
+    """The stock with every count above 7 made 7."""
+    # Bits 3 and up of a field are set iff its count is 8 or more; adding ABOVE_7 carries
+    # that into the field's guard bit, which then becomes a 7 in the field.
+    many = ((stock & ABOVE_7) + ABOVE_7) & GUARD
+    return (stock & SEVEN) | (many >> (WIDTH - 1)) * LARGEST
+
+
+def _within(costs: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """[kind][n] -> mask of the cards whose cost asks at most n of that kind."""
+    counts = [unpack(cost) for cost in costs]
+    return tuple(
+        tuple(sum(1 << i for i, c in enumerate(counts) if c[kind] <= n) for n in range(8))
+        for kind in range(len(KINDS))
+    )
+
+
+_ALL = (1 << len(_ORDER)) - 1
+_POWERED = sum(1 << i for i, card in enumerate(_ORDER) if card.power is not None)
+_PAY = _within(COST)
+_POWER = _within(POWER_COST)
+
+
+class _Reach(dict):
+    """capped stock -> (cards whose cost it pays, cards whose power's cost it pays)."""
+
+    def __missing__(self, afford: int) -> tuple[int, int]:
+        pay = power = -1
+        for kind, n in enumerate(unpack(afford)):
+            pay &= _PAY[kind][n]
+            power &= _POWER[kind][n]
+        found = self[afford] = (pay & _ALL, power & _POWERED)
+        return found
+
+
+REACH = _Reach()  # at most 8**5 entries
+
+
+def reach(stock: int) -> tuple[int, int]:
+    """Masks of the cards a stock can pay for: (their cost, their power's cost).
+
+    >>> from engine.resarcana.essences import Essences
+    >>> pay, _ = reach(Essences(calm=2).packed())
+    >>> bool(pay >> 18 & 1)   # Seer's Orb, 2 calm
+    True
+    """
+    return REACH[capped(stock)]
