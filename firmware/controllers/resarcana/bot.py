@@ -24,6 +24,7 @@ from firmware.controllers.resarcana.turns import GAINS
 FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
 CHOOSE_RES_ARCANA = 1  # the chooser lists Arcana, then Res Arcana
 DEMO_ROUNDS = 15
+DEALS = 100  # deals tried per seed (about 1 two-player deal in 50 does not end soon)
 
 
 class Step(NamedTuple):
@@ -54,8 +55,12 @@ class Bot:
         deal = _deal(rng, players)
         # A deal this policy cannot finish soon would make a dull demo: deal again (the same
         # seed always gives the same game).
-        while not _ends_soon(RULES.setup(deal)):
+        for _ in range(DEALS):
+            if _ends_soon(RULES.setup(deal)):
+                break
             deal = _deal(rng, players)
+        else:
+            raise RuntimeError(f"no deal of seed {seed} ends within {DEMO_ROUNDS} rounds")
         self.deal = deal
         self.pads = tuple(pads[:players])
         self.state: State = RULES.setup(deal)

@@ -110,7 +110,9 @@ def test_select_then_a_tap_discards_and_select_cycles_the_gain(duel):
     duel.press("select")
     discard = PromptScreen("Tap the card to discard (Select: cancel)", title="Discard")
     assert shows(duel, "stake-0", discard)
-    duel.tap("stake-0", "death_bell")
+    duel.tap("stake-0", "black_skull")
+    duel.press("select")
+    duel.tap("stake-0", "death_bell")  # changed their mind: this card, from the first gain
     assert shows(duel, "stake-0", ChoiceScreen("Death Bell", GAIN_LABELS, 0))
     for _ in range(GAINS.index("calm")):
         duel.press("select")
