@@ -25,6 +25,7 @@ from firmware.screens import Arcanum, PromptIcon, PromptScreen, StakeScreen, ren
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
+NOT_ARCANA = "Not an Arcana card"
 
 
 def stake_label(stake: int, stakes: int) -> str:
@@ -50,6 +51,8 @@ class ArcanaSeating:
     # -- what a tap means ---------------------------------------------------------------
     def tap(self, pad: str, card: str) -> Reply:
         """A base seats its guild; a market card starts a stake; a task is kept."""
+        if card not in self.catalog.cards:  # the chooser's registry knows both games' cards
+            return Refuse(NOT_ARCANA, pad)
         if self.phase == "seats":
             return self._seat(card, pad)
         if self.phase == "stakes":

@@ -98,8 +98,9 @@ class ArcanaTable:
         stake = self._stake(pad)
         if self.location is not None:
             return self._location_step(self.location, stake, card, pad)
-        catalog = self.state.catalog
-        found = catalog.cards[card]
+        found = self.state.catalog.cards.get(card)
+        if found is None:
+            return Refuse("Not an Arcana card", pad)
         if found.kind == "game_end" or (found.is_market and card not in self.state.seen):
             if stake is None:
                 return Refuse(self._no_stake(), pad)

@@ -122,3 +122,11 @@ def test_advanced_tasks_are_kept_in_seat_order_and_never_shown(table):
     _, setup = table.top.companion.journal.setup(table.top.companion.game_id)
     assert setup["variant"] == "advanced"
     assert setup["tasks"] == [sorted(kept) for kept in table.TASKS]
+
+
+def test_a_res_arcana_card_is_refused_during_the_setup(table):
+    table.choose()
+    table.top.tap("stake-2", "seer_orb")  # the chooser's registry knows both games' cards
+    assert table.shows("stake-2", RefusalScreen("Not an Arcana card"))
+    table.top.wait(4)
+    assert table.shows("status", PromptScreen("Tap your guild base", title="Seat 1"))

@@ -152,3 +152,22 @@ def test_select_then_a_tap_discards_and_select_again_cancels(duel):
     duel.tap("stake-3", "ferrymen_agent_9")
     played = "Blades agent 9 was played or came back this round; it can be played next round"
     duel.refused("stake-0", "blades_agent_9", played)
+
+
+def test_reset_prompt_drops_a_half_entered_location_or_discard(duel):
+    """What the companion calls after an undo: nothing half entered survives it."""
+    duel.tap("stake-0", "blades_agent_5")
+    duel.tap("stake-2", "ferrymen_agent_6")
+    duel.top.tap("stake-1", "blades_location")
+    duel.top.tap("stake-1", "blades_agent_5")  # the agent to move: now the stake is asked
+    assert duel.controller.prompting()
+    duel.controller.reset_prompt()
+    assert not duel.controller.prompting()
+    duel.top.press("select")
+    assert duel.controller.prompting()
+    duel.controller.reset_prompt()
+    duel.top.companion.redraw()
+    hands = (HandCount("Blades", 3), HandCount("Ferrymen", 3))
+    assert duel.shows("status", ArcanaStatusScreen(1, "Blades", hands, "Tap a card to play"))
+    line = duel.tap("stake-1", "blades_agent_4")  # a plain agent again, not a discard
+    assert line == {"player": 0, "action": "agent", "card": "blades_agent_4", "stake": 1}
