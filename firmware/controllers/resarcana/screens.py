@@ -1,14 +1,15 @@
-"""Res Arcana's screen models from the engine state: the status display and one per seat.
+"""Res Arcana's screen models from the engine's public view: the status display, one per seat.
 
-Pure functions of the state, the prompt being answered and the round's end just played, so a
-resumed or undone game shows exactly what its state says.
+Pure functions of the table's view (`engine.resarcana.view(state, None)`: no hand, no deck),
+the prompt being answered and the round's end just played, so a resumed or undone game shows
+exactly what its state says.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from engine.resarcana import Position, State, name, ranks
+from engine.resarcana import State, name, view
 from engine.resarcana.essences import Essences as Stock
 from firmware.screens import (
     ChoiceScreen,
@@ -25,6 +26,16 @@ from firmware.screens import (
     VictoryCheckScreen,
 )
 
+IDLE, DISCARD, GAIN = "idle", "discard", "gain"
+# A discard's gains, in the order Select cycles them.
+GAIN_LABELS = {
+    "gold": "1 gold",
+    "fire": "2 fire",
+    "life": "2 life",
+    "calm": "2 calm",
+    "death": "2 death",
+}
+GAINS = tuple(GAIN_LABELS)
 # Each place of power is drawn by the essence it is themed on, in essence order.
 PLACE_ESSENCE = {
     "dragon_tower": Essence.FIRE,
@@ -33,19 +44,12 @@ PLACE_ESSENCE = {
     "death_crypt": Essence.DEATH,
     "gold_mine": Essence.GOLD,
 }
-GAIN_LABELS = {
-    "gold": "1 gold",
-    "fire": "2 fire",
-    "life": "2 life",
-    "calm": "2 calm",
-    "death": "2 death",
-}
 
 
 class Prompt(NamedTuple):
-    """What the table is being asked: `mode` idle, discard (tap a card) or gain (choose)."""
+    """What the table is being asked: `mode` IDLE, DISCARD (tap a card) or GAIN (choose)."""
 
-    mode: str = "idle"
+    mode: str = IDLE
     card: str | None = None
     gain: str | None = None
 
@@ -57,53 +61,48 @@ class RoundEnd(NamedTuple):
     produced: tuple[Stock, ...]
 
 
-def essences(stock: Stock) -> Essences:
-    """The engine's essences as the screens' model."""
-    return Essences(**stock.as_dict())
-
-
 def table_screens(state: State, prompt: Prompt, round_end: RoundEnd | None) -> tuple[Screen, ...]:
     """The status screen's model, then one per seat in seat order."""
-    look = Position(state)
-    names = look.table.names
-    seats = range(look.players)
-    if look.finished:
-        order = sorted(seats, key=lambda q: (ranks(state)[q], q))
-        ranking = tuple(RankedPlayer(ranks(state)[q], names[q], look.vp(q)) for q in order)
-        finals = tuple(SeatScreen(names[q], essences(look.essences(q)), look.vp(q)) for q in seats)
+    table = view(state, None)
+    seats = table["players"]
+    if table["finished"]:
+        ranks = table["ranks"]
+        order = sorted(range(len(seats)), key=lambda q: (ranks[q], q))
+        ranking = tuple(RankedPlayer(ranks[q], seats[q]["name"], seats[q]["vp"]) for q in order)
+        finals = tuple(SeatScreen(s["name"], Essences(**s["essences"]), s["vp"]) for s in seats)
         return (RankingScreen(ranking), *finals)
     if round_end is not None:
-        scores = tuple(Strength(names[q], look.vp(q)) for q in seats)
+        scores = tuple(Strength(s["name"], s["vp"]) for s in seats)
         produced = tuple(
-            ProductionScreen(names[q], look.round, essences(round_end.produced[q])) for q in seats
+            ProductionScreen(s["name"], table["round"], Essences(**gained.as_dict()))
+            for s, gained in zip(seats, round_end.produced, strict=True)
         )
         return (VictoryCheckScreen(round_end.round, scores), *produced)
-    return (status(look), *(seat_screen(look, q, prompt) for q in seats))
+    return (status(table), *(seat_screen(table, seat, prompt) for seat in seats))
 
 
-def status(look: Position) -> ResStatusScreen:
+def status(table: dict[str, Any]) -> ResStatusScreen:
     """Round, whose turn, places of power and monuments still to buy."""
-    face_up = look.monuments_face_up()
+    face_up = table["monuments"]  # ids, or only a count when the stack is unknown
     up = face_up if isinstance(face_up, int) else len(face_up)
-    hidden = 6 - look.monuments_bought() - up
-    available = set(look.places_available())
-    places = tuple(essence for place, essence in PLACE_ESSENCE.items() if place in available)
-    return ResStatusScreen(look.round, look.table.names[look.current], places, up, hidden)
+    places = tuple(essence for place, essence in PLACE_ESSENCE.items() if place in table["places"])
+    turn = table["players"][table["current"]]["name"]
+    return ResStatusScreen(table["round"], turn, places, up, table["monuments_hidden"])
 
 
-def seat_screen(look: Position, seat: int, prompt: Prompt) -> Screen:
+def seat_screen(table: dict[str, Any], seat: dict[str, Any], prompt: Prompt) -> Screen:
     """A seat's essences and VP, or the discard being asked of the player to act."""
-    current = look.current
-    if seat == current and prompt.mode == "discard":
+    to_act = seat["seat"] == table["current"]
+    if to_act and prompt.mode == DISCARD:
         return PromptScreen("Tap the card to discard (Select: cancel)", title="Discard")
-    if seat == current and prompt.mode == "gain" and prompt.card is not None:
+    if to_act and prompt.mode == GAIN and prompt.card is not None:
         labels = tuple(GAIN_LABELS.values())
-        chosen = list(GAIN_LABELS).index(prompt.gain or "gold")
-        return ChoiceScreen(name(prompt.card), labels, chosen)  # the gain of its discard
+        return ChoiceScreen(name(prompt.card), labels, GAINS.index(prompt.gain or "gold"))
+    # Whose turn it is stands on the status screen, so a turn redraws only two seats.
     return SeatScreen(
-        look.table.names[seat],
-        essences(look.essences(seat)),
-        look.vp(seat),
-        your_turn=seat == current,
-        passed=look.has_passed(seat),
-    )  # whose turn it is stands on the status screen: a turn redraws only two seats
+        seat["name"],
+        Essences(**seat["essences"]),
+        seat["vp"],
+        your_turn=to_act,
+        passed=seat["passed"],
+    )

@@ -21,12 +21,16 @@ from PIL import Image
 from engine.protocol import Rejection
 from engine.resarcana import CARDS, RULES, Action, Position, State, events
 from firmware.controllers.base import Ask, Play, Refuse, Reply
-from firmware.controllers.resarcana.screens import Prompt, RoundEnd, table_screens
+from firmware.controllers.resarcana.screens import (
+    DISCARD,
+    GAIN,
+    GAINS,
+    IDLE,
+    Prompt,
+    RoundEnd,
+    table_screens,
+)
 from firmware.screens import render
-
-# The gains of a discard in the order Select cycles them.
-GAINS = ("gold", "fire", "life", "calm", "death")
-IDLE, DISCARD, GAIN = "idle", "discard", "gain"
 
 
 class ResArcanaTable:
