@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "history": ("history", "list the journalled games with winners and scores"),
     "bench": ("bench", "measure performance (engine, hardware, companion, appliance)"),
     "catalog": ("catalog", "check a card catalog (TOML) and report every problem"),
+    "wiring": ("wiring", "draw the wiring diagram of a table profile as SVG"),
 }
 
 EXIT_USAGE = 2
