@@ -423,10 +423,11 @@ def _groups(devices: list[Device]) -> list[list[Device]]:
     """Devices that stay together: the readers, the multiplexer with everything behind
     it, the other displays, the buttons; the buzzer and the encoder on their own."""
     groups: dict[str, list[Device]] = {}
-    for device in devices:
+    for device in sorted(devices, key=lambda d: not d.is_mux):  # the multiplexer on top
         key = "mux" if _has_outer(device) else device.name.split()[0]
         groups.setdefault(key, []).append(device)
-    return list(groups.values())
+    order = [d.name for d in devices]  # groups in the order of their first device
+    return sorted(groups.values(), key=lambda g: min(order.index(d.name) for d in g))
 
 
 def _place(devices: list[Device]) -> list[_Placed]:
@@ -605,9 +606,10 @@ def _mux_wires(placed, terminals, left_x: int, right_x: int) -> list[str]:
             for w in item.device.wires
             if w.mux_terminal == wire.mux_terminal
         ]
-        bottom = max([my] + [end[2] for _, end in ends])
+        ys = [my] + [end[2] for _, end in ends]
         lines.append(f'<g data-mux-terminal="{wire.mux_terminal}">')
-        lines.append(_polyline([(outer, my), (lane, my), (lane, bottom)], colour, dash))
+        lines.append(_polyline([(outer, my), (lane, my)], colour, dash))
+        lines.append(_line(lane, min(ys), lane, max(ys), colour, dash))
         for to, (_, end_x, ey, _side) in ends:
             lines.append(_line(lane, ey, end_x, ey, colour, dash, to=to))
             lines.append(_dot(lane, ey, colour))
