@@ -78,7 +78,7 @@ def branches(root: ET.Element, **attribute) -> list[str]:
     key = key.replace("_", "-")
     lanes = [g for g in root.iter(f"{SVG}g") if g.get(key) == str(value)]
     assert len(lanes) == 1, f"expected one lane with {key}={value}"
-    return [line.get("data-to") for line in lanes[0].iter(f"{SVG}line")]
+    return [line.get("data-to") for line in lanes[0].iter(f"{SVG}line") if line.get("data-to")]
 
 
 @pytest.mark.parametrize("name", ["full-table", "minimal"])
