@@ -28,6 +28,7 @@ import contextlib
 import hmac
 import io
 import json
+import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -275,3 +276,40 @@ async def _end_streams(app: web.Application) -> None:
 
 async def _close_table(app: web.Application) -> None:
     await asyncio.get_running_loop().run_in_executor(None, app[TABLE].close)
+
+
+class Running:
+    """A simulator served from a background thread (tests, notebooks); `url` ends in /."""
+
+    def __init__(self, app: web.Application, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._runner = web.AppRunner(app, handle_signals=False)
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._serve, args=(host, port), daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout=30):
+            raise RuntimeError("the simulator did not start within 30 s")
+        self.url = f"http://{host}:{self.port}/"
+
+    def _serve(self, host: str, port: int) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(self._runner.setup())
+        site = web.TCPSite(self._runner, host, port)
+        self._loop.run_until_complete(site.start())
+        self.port = self._runner.addresses[0][1]
+        self._ready.set()
+        self._loop.run_forever()
+        self._loop.run_until_complete(self._runner.cleanup())
+        self._loop.close()
+
+    def stop(self) -> None:
+        """Stop serving and close the table (its journal stays on disk); idempotent."""
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=30)
+
+    def __enter__(self) -> Running:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

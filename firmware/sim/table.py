@@ -190,10 +190,12 @@ class SimTable:
         companion = self.top.companion
         if companion.rules is not None:
             return companion.rules.name
-        chooser = companion.controller
-        if getattr(chooser, "inner", None) is not None:
-            return "arcana" if chooser.game == "arcana" else "res-arcana"
-        return getattr(chooser, "game", None)
+        chooser = companion.controller  # the GameChooser until a game begins
+        if getattr(chooser, "game", None) == "arcana":
+            return "arcana"  # its variant, then its seating
+        if getattr(chooser, "game", None) is None and getattr(chooser, "inner", None):
+            return "res-arcana"  # the one game chosen without a second question
+        return None  # the choice itself, or enrolling cards
 
     def _phase(self) -> str:
         companion = self.top.companion
