@@ -67,9 +67,9 @@ def status(table: ArcanaTable) -> Screen:
         player, card = question
         name = state.catalog.card_name(card)
         return PromptScreen(
-            f"{name} under your base? OK: yes  Select: no",
-            title=state.names[player],
-            icon=PromptIcon.BUTTON,
+            f"{name}\nOK: yes\nSelect: no",
+            title=f"{state.names[player]}: under base?",
+            icon=PromptIcon.NONE,
         )
     if table.summary is not None:
         return table.summary
@@ -95,9 +95,9 @@ def struggle(state: State, event: StakeEvaluated) -> StruggleScreen:
     strengths = tuple(Strength(names[p], s) for p, s in enumerate(event.strengths))
     tie = ""
     if event.tie_break == "guild" and event.winner is not None:
-        tie = f"Tie: {names[event.winner]} win on {event.arcanum}"
+        tie = f"Tie-break: {event.arcanum}"
     elif event.tie_break == "unresolved":
-        tie = "Tie: nobody wins"
+        tie = "Tie: nobody wins it"
     return StruggleScreen(
         state.catalog.card_name(event.market),
         Arcanum(event.arcanum),
@@ -119,16 +119,16 @@ def bribe(state: State, event: Bribed) -> BribeScreen:
 
 
 def round_summary(names: Sequence[str], evaluated: Sequence[StakeEvaluated]) -> PromptScreen:
-    """The status screen's sum of a round's struggles: "Blades won 2, Thieves won 1; 1 stake
-    held"."""
+    """The status screen's sum of a round's struggles: how many stakes each player won and
+    how many are held (nobody won them). The next tap, or OK, moves past the results."""
     wins = Counter(e.winner for e in evaluated if e.winner is not None)
-    parts = [f"{names[p]} won {n}" for p, n in sorted(wins.items())]
+    won = ", ".join(f"{names[p]} {n}" for p, n in sorted(wins.items()))
     held = sum(1 for e in evaluated if e.winner is None)
-    text = ", ".join(parts) if parts else "Nobody won"
+    lines = [won or "Nobody won"]
     if held:
-        text += f"; {held} stake{'s' if held > 1 else ''} held"
-    title = f"Round {evaluated[0].round} struggles"
-    return PromptScreen(text + ". OK: hide", title=title, icon=PromptIcon.BUTTON)
+        lines.append(f"Held: {held}")
+    title = f"Round {evaluated[0].round}: stakes won"
+    return PromptScreen("\n".join(lines), title=title, icon=PromptIcon.NONE)
 
 
 def ending(state: State, page: int) -> Screen:

@@ -56,9 +56,7 @@ def bribe_to_win(table) -> None:
 
 
 QUESTION = PromptScreen(
-    "Sample agent 1 under your base? OK: yes  Select: no",
-    title="Ferrymen",
-    icon=PromptIcon.BUTTON,
+    "Sample agent 1\nOK: yes\nSelect: no", title="Ferrymen: under base?", icon=PromptIcon.NONE
 )
 
 

@@ -55,7 +55,7 @@ def test_the_round_ends_by_itself_with_each_struggle_on_its_stake(duel):
         value("blades_agent_5", "m_agent_01"),
         value("ferrymen_agent_1", "m_agent_01"),
         "Ferrymen",
-        "Tie: Ferrymen win on political",
+        "Tie-break: political",
     )
     assert duel.shows("stake-0", tie)
     assert duel.shows("stake-1", struggle("m_loc_02", 0, 0))
@@ -64,9 +64,7 @@ def test_the_round_ends_by_itself_with_each_struggle_on_its_stake(duel):
     short = struggle("m_loc_03", 0, value("ferrymen_agent_2", "m_loc_03"))
     assert duel.shows("stake-3", short)
     summary = PromptScreen(
-        "Blades won 1, Ferrymen won 1; 3 stakes held. OK: hide",
-        title="Round 1 struggles",
-        icon=PromptIcon.BUTTON,
+        "Blades 1, Ferrymen 1\nHeld: 3", title="Round 1: stakes won", icon=PromptIcon.NONE
     )
     assert duel.shows("status", summary)
     duel.top.press("ok")
