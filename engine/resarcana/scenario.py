@@ -10,12 +10,14 @@ there first:
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from engine.protocol import event_to_json, play
 from engine.resarcana import RULES
 from engine.resarcana.actions import Action
 from engine.resarcana.cards import ARTIFACTS, MONUMENTS
+from engine.resarcana.playout import random_playout
 from engine.resarcana.setup import from_record
 from engine.resarcana.snapshot import state_from_json, state_to_json
 from engine.resarcana.state import Position, State
@@ -88,3 +90,13 @@ def everyone_passes(state: State) -> tuple[State, list[dict[str, Any]]]:
         events += more
         look = Position(state)
     return state, events
+
+
+def finished_game(seed: int, players: int) -> dict[str, Any]:
+    """The random playout (`random_playout`) of the first seed from `seed` on whose game
+    reached its end: a few random games stall, with nobody able to reach 10 VP."""
+    while True:
+        game = random_playout(random.Random(seed), players)
+        if game["finished"]:
+            return game
+        seed += 1

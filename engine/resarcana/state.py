@@ -80,6 +80,19 @@ def _next_seats(players: int) -> tuple[tuple[int, ...], ...]:
 NEXT_SEATS = {players: _next_seats(players) for players in (2, 3, 4)}
 
 
+class _UpPrefix(dict):
+    """monument order -> [b]: mask of the monuments turned up once b have been bought."""
+
+    def __missing__(self, order: tuple[int, ...]) -> tuple[int, ...]:
+        found = self[order] = tuple(
+            sum(1 << i for i in order[: FACE_UP + b]) for b in range(len(order) + 1)
+        )
+        return found
+
+
+UP_PREFIX = _UpPrefix()
+
+
 @dataclass(frozen=True)
 class Table:
     """What stays fixed for a whole game: seats, mages and what the engine knows of the deal.
@@ -102,16 +115,14 @@ class Table:
     seat_bases: tuple[int, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        order = self.monuments or ()
-        derived = {
-            "up_prefix": tuple(
-                sum(1 << i for i in order[: FACE_UP + b]) for b in range(len(order) + 1)
-            ),
-            "next_seat": NEXT_SEATS[self.players],
-            "everyone": (1 << self.players) - 1,
-            "seat_bases": tuple(G + seat * W for seat in range(self.players)),
-        }
-        for name, value in derived.items():
+        players = len(self.names)
+        derived = (
+            ("up_prefix", UP_PREFIX[self.monuments or ()]),
+            ("next_seat", NEXT_SEATS[players]),
+            ("everyone", (1 << players) - 1),
+            ("seat_bases", tuple(range(G, G + players * W, W))),
+        )
+        for name, value in derived:
             object.__setattr__(self, name, value)
 
     @property
@@ -234,14 +245,16 @@ def buyable(table: Table, out: int) -> int:
     return (PLACE_BITS | monuments) & ~out
 
 
+ONE_EACH = pack([1] * 5)
+
+
 def initial(
     table: Table, start: int, hands: list[list[int]] | None, decks: list[list[int]] | None
 ) -> State:
     """The first state: round 1, one of each essence, no production yet."""
-    one_each = pack([1, 1, 1, 1, 1])
     fields: list = [1, start, start, -1, 0, False, 0, 0, buyable(table, 0), table]
     for seat in range(table.players):
         hand = sum(1 << i for i in hands[seat]) if hands is not None else 0
         deck = tuple(decks[seat]) if decks is not None else ()
-        fields += [one_each, reach(one_each), 0, hand, 3, deck, 3, 0]
+        fields += [ONE_EACH, reach(ONE_EACH), 0, hand, 3, deck, 3, 0]
     return tuple(fields)

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import json
 import os
-import random
 from pathlib import Path
 
 import pytest
 
 from engine.protocol import event_to_json
 from engine.records import header, parse_header
-from engine.resarcana import RULES, current_player, physical_setup, random_playout
+from engine.resarcana import RULES, current_player, physical_setup
+from engine.resarcana.scenario import finished_game
 
 HERE = Path(__file__).parent / "playthroughs"
 REGENERATE = os.environ.get("RES_ARCANA_REGENERATE") == "1"
@@ -61,7 +61,7 @@ def playthrough(setup: dict, action_lines: list[dict]) -> list[str]:
 
 def generate(name: str) -> list[str]:
     seed, players, physical = GAMES[name]
-    game = random_playout(random.Random(seed), players)
+    game = finished_game(seed, players)
     setup = physical_setup(game["setup"]) if physical else game["setup"]
     return playthrough(setup, [RULES.encode_action(a) for a in game["moves"]])
 

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 
 import pytest
 
 from engine.records import RecordError, dumps, load, replay
-from engine.resarcana import RULES, physical_setup, random_playout
-from engine.resarcana.scenario import deal
+from engine.resarcana import RULES, physical_setup
+from engine.resarcana.scenario import deal, finished_game
 
 
 def run_replay(path) -> subprocess.CompletedProcess[str]:
@@ -27,7 +26,7 @@ def record_of(game: dict, setup: dict | None = None) -> str:
 
 @pytest.fixture(scope="module")
 def game():
-    return random_playout(random.Random(11), 3)
+    return finished_game(11, 3)
 
 
 def test_a_full_game_replays_to_its_result(tmp_path, game):
@@ -216,7 +215,7 @@ def test_the_command_refuses_a_bad_setup_on_line_1(tmp_path):
 
 
 def test_a_physical_play_record_replays(tmp_path):
-    game = random_playout(random.Random(4), 2)
+    game = finished_game(4, 2)
     path = tmp_path / "table.jsonl"
     path.write_text(record_of(game, physical_setup(game["setup"])))
     done = run_replay(path)

@@ -16,7 +16,7 @@ from engine.resarcana import (
     state_to_json,
     view,
 )
-from engine.resarcana.scenario import adjust, deal, setup_state, take
+from engine.resarcana.scenario import adjust, deal, finished_game, setup_state, take
 
 
 def started():
@@ -79,7 +79,7 @@ def test_a_drawn_card_is_hidden_from_the_others():
 
 
 def test_a_finished_game_shows_winners_and_ranks():
-    game = random_playout(random.Random(2), 3)
+    game = finished_game(2, 3)
     seen = view(game["state"], None)
     assert seen["finished"] and seen["current"] is None
     assert seen["winners"] and seen["ranks"].count(1) == len(seen["winners"])
@@ -105,7 +105,7 @@ def test_current_player_follows_the_turns():
 
 
 def test_every_event_of_a_game_is_json():
-    game = random_playout(random.Random(5), 2)
+    game = finished_game(5, 2)
     state = RULES.setup(game["setup"])
     seen = set()
     for action in game["moves"]:
