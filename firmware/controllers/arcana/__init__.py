@@ -12,7 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from engine.arcana import RULES, ArcanaRules
-from firmware.controllers.arcana.bot import Bot, Step, perform, play_demo_game
+from firmware.controllers.arcana.bot import (
+    Bot,
+    PressStep,
+    Step,
+    TapStep,
+    perform,
+    play_demo_game,
+)
 from firmware.controllers.arcana.seating import ArcanaSeating
 from firmware.controllers.arcana.table import ArcanaTable
 
@@ -31,7 +38,9 @@ __all__ = [
     "ArcanaSeating",
     "ArcanaTable",
     "Bot",
+    "PressStep",
     "Step",
+    "TapStep",
     "game_controller",
     "perform",
     "play_demo_game",

@@ -13,7 +13,7 @@ companion produce it.
 from __future__ import annotations
 
 import random
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from engine.arcana import RULES, Action, State, deal_piles, load_catalog, pending, sensible_action
 from engine.arcana.setup import TASKS_DEALT, TASKS_KEPT
@@ -23,20 +23,30 @@ FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
 MAX_STEPS = 5000
 
 
-class Step(NamedTuple):
-    """One physical step: ("tap", pad, card_id) or ("press", button)."""
+class TapStep(NamedTuple):
+    """Put a card on a pad: ("tap", pad, card_id)."""
 
-    kind: str
-    target: str
-    card: str | None = None
-
-
-def tap(pad: str, card: str) -> Step:
-    return Step("tap", pad, card)
+    kind: Literal["tap"]
+    pad: str
+    card: str
 
 
-def press(button: str) -> Step:
-    return Step("press", button)
+class PressStep(NamedTuple):
+    """Press a button: ("press", button)."""
+
+    kind: Literal["press"]
+    button: str
+
+
+Step = TapStep | PressStep
+
+
+def tap(pad: str, card: str) -> TapStep:
+    return TapStep("tap", pad, card)
+
+
+def press(button: str) -> PressStep:
+    return PressStep("press", button)
 
 
 class Bot:
@@ -125,11 +135,13 @@ class Bot:
 
 def perform(top: Any, step: Step) -> None:
     """Carry out one step on a Tabletop."""
-    if step.kind == "tap":
-        assert step.card is not None
-        top.tap(step.target, step.card)
-    else:
-        top.press(step.target)
+    match step:
+        case ("tap", pad, card):
+            top.tap(pad, card)
+        case ("press", button):
+            top.press(button)
+        case _:
+            raise ValueError(f"not a step: {step!r}")
 
 
 def play_demo_game(top: Any, bot: Bot, max_steps: int = MAX_STEPS) -> dict[str, Any]:
