@@ -72,6 +72,34 @@ class Notice:
     until: float
 
 
+SINGLE = "main"  # the role of the only pad and screen of a minimal table
+
+
+class SinglePad:
+    """A minimal table's one pad and one screen stand for every role in turn.
+
+    Holding Select moves to the next role (status, stake-0, stake-1, ...): the screen shows
+    that role and a tap on the pad counts as a tap on its pad. A notice (a refusal, an
+    unknown card) is shown whatever the role, the newest first.
+    """
+
+    def __init__(self, roles: tuple[str, ...]) -> None:
+        self.roles = roles
+        self.index = 0
+
+    @property
+    def focus(self) -> str:
+        return self.roles[self.index]
+
+    def next(self) -> None:
+        self.index = (self.index + 1) % len(self.roles)
+
+    def shown(self, notices: dict[str, Notice]) -> str:
+        if notices:
+            return max(notices, key=lambda role: notices[role].until)
+        return self.focus
+
+
 class Companion:
     """Event handling for one table; not thread-safe by design: one thread calls `handle`."""
 
@@ -97,6 +125,12 @@ class Companion:
         self.notices: dict[str, Notice] = {}
         self.troubles: dict[str, str] = {}
         self.finished = False
+        if set(self.screens) == {SINGLE}:  # a minimal table: one pad, one screen for all roles
+            self.roles: tuple[str, ...] = (status_role, *games.pads)
+            self.single_pad: SinglePad | None = SinglePad(self.roles)
+        else:
+            self.roles = tuple(self.screens)
+            self.single_pad = None
 
     # -- life cycle ---------------------------------------------------------------------
     def start(self) -> None:
@@ -128,7 +162,11 @@ class Companion:
         """Handle one event completely: decide, apply, journal, acknowledge, redraw."""
         match event:
             case Tap(pad, uid, written_id):
+                if self.single_pad is not None and pad == SINGLE:
+                    pad = self.single_pad.focus  # the pad stands for the role on its screen
                 self._tap(pad, uid, written_id)
+            case Press("select", True) if self.single_pad is not None:
+                self.single_pad.next()
             case Press("undo", held):
                 self._undo(redo=held)
             case Press(button, held):
@@ -254,10 +292,11 @@ class Companion:
             except Exception:  # a broken buzzer must never stop the game
                 log.exception("buzzer failed")
 
-    def redraw(self) -> None:
-        """Render every screen and send it; a failing display never stops the loop."""
+    def frames(self) -> dict[str, Image.Image]:
+        """The image of every screen role: the controller's, a notice over it, or trouble."""
         images = self.controller.screens()
-        for role, screen in self.screens.items():
+        frames = {}
+        for role in self.roles:
             image = images.get(role)
             size = image.size if image is not None else (128, 64)
             notice = self.notices.get(role)
@@ -265,20 +304,35 @@ class Companion:
                 image = self.games.notice(role, notice.message, size)
             elif f"reader {role}" in self.troubles:
                 image = self.games.trouble(f"Reader {role} {self.troubles[f'reader {role}']}", size)
-            if image is None:
-                image = Image.new("1", (128, 64))  # nothing to show: dark (cheap to resend)
-            try:
-                screen.show(image)
-            except Exception as err:  # any device error: report it and go on
-                log.warning("display %s failed: %s", role, err)
-                ok = False
-            else:
-                health = getattr(screen, "health", None)
-                ok = health is None or bool(getattr(health, "ok", True))
-            if not ok and f"display {role}" not in self.troubles:
-                self._trouble(f"display {role}", "not answering")
-            elif ok:
-                self.troubles.pop(f"display {role}", None)
+            frames[role] = image if image is not None else Image.new("1", size)  # dark
+        return frames
+
+    def redraw(self) -> None:
+        """Render every screen and send it; a failing display never stops the loop."""
+        known = set(self.troubles)
+        frames = self.frames()
+        if self.single_pad is None:
+            for role, screen in self.screens.items():
+                self._show(role, screen, frames[role])
+        else:
+            role = self.single_pad.shown(self.notices)
+            self._show(SINGLE, self.screens[SINGLE], frames[role])
+        if not set(self.troubles) <= known:  # a display just failed: say so at once
+            self.redraw()
+
+    def _show(self, role: str, screen: Screen, image: Image.Image) -> None:
+        try:
+            screen.show(image)
+        except Exception as err:  # any device error: report it and go on
+            log.warning("display %s failed: %s", role, err)
+            ok = False
+        else:
+            health = getattr(screen, "health", None)
+            ok = health is None or bool(getattr(health, "ok", True))
+        if not ok and f"display {role}" not in self.troubles:
+            self._trouble(f"display {role}", "not answering")
+        elif ok:
+            self.troubles.pop(f"display {role}", None)
 
     def _trouble(self, device: str, message: str) -> None:
         """Remember a device in trouble; say so on the status screen if it has no screen."""

@@ -1,0 +1,55 @@
+"""The minimal table (one pad, one OLED, three buttons): holding Select moves the pad and the
+screen to the next role, so a whole game is played on one pad."""
+
+from __future__ import annotations
+
+from firmware.controllers.resarcana import Bot
+from firmware.games import TableGames
+from firmware.screens import ChoiceScreen, RefusalScreen, render
+from firmware.tabletop import Tabletop
+
+
+def same(a, b) -> bool:
+    return a.convert("1").tobytes() == b.convert("1").tobytes()
+
+
+def move_to(top: Tabletop, role: str) -> None:
+    while top.companion.single_pad.focus != role:
+        top.press("select", held=True)
+
+
+def test_a_res_arcana_game_on_one_pad(tmp_path):
+    with Tabletop(tmp_path, TableGames(), profile="minimal") as top:
+        assert set(top.screens()) == {"main"}
+        choice = render(ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards")))
+        assert same(top.screens()["main"], choice)
+        bot = Bot(5, 2)
+        for step in [*bot.setup_steps()]:
+            if step.kind == "tap":
+                move_to(top, step.target)
+                top.tap("main", step.card)
+            else:
+                top.press(step.target)
+        assert top.companion.game_id is not None
+        taps = 0
+        while not top.companion.controller.is_over():
+            for step in bot.next_steps(top.companion.controller.state):
+                if step.kind == "tap":
+                    move_to(top, step.target)
+                    assert same(top.screens()["main"], top.companion.frames()[step.target])
+                    top.tap("main", step.card)
+                    taps += 1
+                else:
+                    top.press(step.target)
+        assert taps > 5
+        result = top.companion.rules.result(top.companion.controller.state)
+        assert result["finished"] and result["winners"]
+
+
+def test_a_refusal_shows_on_the_one_screen_whatever_the_role(tmp_path):
+    with Tabletop(tmp_path, TableGames(), profile="minimal") as top:
+        top.tap("main", "seer_orb")  # no game chosen yet
+        refusal = render(RefusalScreen("Choose the game first: Select, then OK"))
+        assert same(top.screens()["main"], refusal)
+        top.wait(5)
+        assert not same(top.screens()["main"], refusal)
