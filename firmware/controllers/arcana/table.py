@@ -152,6 +152,9 @@ class ArcanaTable:
         for i, stake in enumerate(self.state.stakes):
             if stake.market == card:
                 return f"{name} is the market card of stake {i}"
+        for player, under in enumerate(self.state.under_base):
+            if card in under:
+                return f"{name} lies under the {self.state.names[player]} base for good"
         return f"{name} belongs to no player here"
 
     # -- locations ------------------------------------------------------------------------

@@ -69,6 +69,9 @@ def test_ok_puts_a_won_card_under_the_base(advanced):
     hands = (HandCount("Blades", 2), HandCount("Ferrymen", 2))
     reveal = ArcanaStatusScreen(1, "", hands, "Tap the new card on stake 0")
     assert advanced.shows("status", reveal)
+    advanced.tap("stake-0", "m_agent_05")
+    gone = "Sample agent 1 lies under the Ferrymen base for good"
+    advanced.refused("stake-1", "m_agent_01", gone)
 
 
 def test_select_keeps_it_and_going_on_needs_no_answer(advanced):
