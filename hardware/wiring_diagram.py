@@ -333,6 +333,13 @@ def pin_rows(profile: Profile) -> list[tuple[int, str, str]]:
     ]
 
 
+def pin_table_markdown(profile: Profile) -> str:
+    """The header pins in use as a Markdown table (the build guide's pin tables)."""
+    lines = ["| pin | header name | wired to |", "|---|---|---|"]
+    lines += [f"| {pin} | {name} | {users} |" for pin, name, users in pin_rows(profile)]
+    return "\n".join(lines) + "\n"
+
+
 def connection_table(profile: Profile) -> str:
     """The wiring as aligned text: one line per wire, then the header pins in use."""
     head = ("device", "terminal", "goes to", "signal")

@@ -18,6 +18,7 @@ from hardware.wiring_diagram import (
     connection_table,
     physical_pin,
     pin_rows,
+    pin_table_markdown,
     wiring,
     wiring_svg,
 )
@@ -228,6 +229,19 @@ def test_the_checked_in_diagrams_are_current(name):
             f"docs/wiring/{name}.svg is out of date; regenerate it with: "
             f"arcana-table wiring --profile {name} --svg docs/wiring/{name}.svg"
         )
+
+
+@pytest.mark.parametrize("name", ["full-table", "minimal"])
+def test_the_build_guide_pin_tables_match_the_profiles(name):
+    guide = (ROOT / "docs" / "build-guide.md").read_text(encoding="utf-8")
+    start = guide.index(f"<!-- pins:{name} -->\n") + len(f"<!-- pins:{name} -->\n")
+    table = guide[start : guide.index("<!-- end pins -->", start)]
+    assert table == pin_table_markdown(load_profile(name)), (
+        f"docs/build-guide.md's pin table for {name} is out of date; paste the output of: "
+        f'python -c "from hardware.wiring_diagram import pin_table_markdown as t; '
+        f"from hardware.profile import load_profile as p; print(t(p('{name}')), end='')\""
+    )
+    assert f"](wiring/{name}.svg)" in guide
 
 
 def test_the_text_table_lists_each_wire_and_each_pin_in_use():
