@@ -46,6 +46,15 @@ class TableGames:
         self.status_role = status_role
         self.pads = pads  # reader roles, in table order; each has a display of the same role
 
+    @classmethod
+    def for_profile(cls, profile: Any, **options: Any) -> TableGames:
+        """The games for a table profile: its reader roles are the pads (a minimal table's
+        single "main" pad stands in turn for each pad of the full table, see SinglePad)."""
+        roles = tuple(reader.role for reader in profile.readers)
+        if roles == ("main",) or not roles:
+            roles = FULL_TABLE_PADS
+        return cls(pads=roles, **options)
+
     @cached_property
     def catalog(self) -> Any:
         from engine.arcana import load_catalog

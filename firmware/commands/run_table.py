@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     except (ProfileError, OSError) as err:
         print(f"arcana-table run: {err}", file=sys.stderr)
         return 2
-    games = TableGames(catalog=args.catalog, pads=tuple(r.role for r in profile.readers))
+    games = TableGames.for_profile(profile, catalog=args.catalog)
     try:
         games.catalog  # noqa: B018 - validate the catalog before touching any device
     except Exception as err:  # CatalogError and file errors: one sentence, exit 2

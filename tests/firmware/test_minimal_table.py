@@ -53,3 +53,12 @@ def test_a_refusal_shows_on_the_one_screen_whatever_the_role(tmp_path):
         assert same(top.screens()["main"], refusal)
         top.wait(5)
         assert not same(top.screens()["main"], refusal)
+
+
+def test_games_for_a_profile_use_its_pads():
+    from hardware.profile import load_profile
+
+    assert TableGames.for_profile(load_profile("full-table")).pads == tuple(
+        f"stake-{n}" for n in range(5)
+    )
+    assert TableGames.for_profile(load_profile("minimal")).pads == TableGames().pads
