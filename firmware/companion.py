@@ -65,6 +65,10 @@ class Games(Protocol):
         """A screen saying which device is in trouble ("Reader stake-2 not answering")."""
         ...
 
+    def describe(self, line: dict[str, Any]) -> str:
+        """A few words for an action line, for the undo notice."""
+        ...
+
 
 @dataclass
 class Notice:
@@ -270,7 +274,7 @@ class Companion:
         if not self.finished:
             self.journal.unfinish(self.game_id)  # taken back from its end: not history yet
         verb = "Redone" if redo else "Undone"
-        self._notify(self.status_role, f"{verb}: {describe(line)}")
+        self._notify(self.status_role, f"{verb}: {self.games.describe(line)}")
 
     # -- feedback -------------------------------------------------------------------------
     def _refuse(self, message: str, pad: str | None, pattern: str = "refused") -> None:
@@ -340,13 +344,3 @@ class Companion:
         role = device.split()[-1]
         if device.startswith("display") or role not in self.screens:
             self._notify(self.status_role, f"{device.capitalize()} {message}")
-
-
-def describe(line: dict[str, Any]) -> str:
-    """A short description of an action line for the undo notice."""
-    words = [str(line.get("action", "?"))]
-    if "card" in line:
-        words.append(str(line["card"]))
-    if "stake" in line:
-        words.append(f"at stake {int(line['stake']) + 1}")
-    return " ".join(words)

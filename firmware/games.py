@@ -20,10 +20,29 @@ from engine.protocol import Rules
 from firmware.controllers.base import Controller
 from firmware.controllers.chooser import GameChooser
 from firmware.registry import Registry
-from firmware.screens import DeviceTroubleScreen, RefusalScreen, UnknownCardScreen, render
+from firmware.screens import (
+    DeviceTroubleScreen,
+    RefusalScreen,
+    UndoScreen,
+    UnknownCardScreen,
+    render,
+)
 
 UNKNOWN_CARD = "Unknown card - enroll it"
 FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
+VERBS = {
+    "agent": "placed",
+    "bribe": "bribed with",
+    "location": "played",
+    "discard": "discarded",
+    "militia": "placed",
+    "stash": "put under the base",
+    "reveal": "revealed",
+    "play": "played",
+    "activate": "used",
+    "buy": "bought",
+    "pass": "passed",
+}
 
 CONTROLLERS = {
     "arcana": "firmware.controllers.arcana",
@@ -106,8 +125,31 @@ class TableGames:
         return Registry(self.bindings, self.cards(game))
 
     def notice(self, role: str, message: str, size: tuple[int, int]) -> Image.Image:
-        screen = UnknownCardScreen() if message == UNKNOWN_CARD else RefusalScreen(message)
+        title, _, action = message.partition(": ")
+        if message == UNKNOWN_CARD:
+            screen: Any = UnknownCardScreen()
+        elif title in ("Undone", "Redone") and action:
+            screen = UndoScreen(action, title)
+        else:
+            screen = RefusalScreen(message)
         return render(screen, size)
+
+    def card_name(self, card: str) -> str:
+        if card in self.catalog.cards:
+            return self.catalog.card_name(card)
+        from engine.resarcana import CARDS, name
+
+        return name(card) if card in CARDS else card
+
+    def describe(self, line: dict[str, Any]) -> str:
+        """A few words for an action line: "placed Blades agent 3 on stake 3"."""
+        action = str(line.get("action", "?"))
+        words = [VERBS.get(action, action)]
+        if "card" in line:
+            words.append(self.card_name(str(line["card"])))
+        if isinstance(line.get("stake"), int):
+            words.append(f"on stake {line['stake'] + 1}")
+        return " ".join(words)
 
     def trouble(self, message: str, size: tuple[int, int]) -> Image.Image:
         return render(DeviceTroubleScreen(message), size)

@@ -94,7 +94,7 @@ def render_saved(screen: SavedScreen, size: Size = FULL) -> Image.Image:
 
 def render_undo(screen: UndoScreen, size: Size = FULL) -> Image.Image:
     """What the Undo button just took back."""
-    return message(size, "undo", "Undone", screen.action)
+    return message(size, "undo", screen.title, screen.action)
 
 
 def render_choice(screen: ChoiceScreen, size: Size = FULL) -> Image.Image:

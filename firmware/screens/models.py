@@ -317,6 +317,7 @@ class UndoScreen:
     """An undone action, described in a few words (e.g. "Ann placed an agent on stake 2")."""
 
     action: str
+    title: str = "Undone"  # or "Redone"
 
 
 Screen = (

@@ -94,3 +94,39 @@ def test_a_display_that_disappears_is_reported_on_the_status_screen(top):
     assert "display stake-4" in top.companion.troubles
     expected = render(RefusalScreen("Display stake-4 not answering"))
     assert same(top.screens()["status"], expected)
+
+
+def test_undo_and_redo_say_what_they_took_back(tmp_path):
+    from firmware.controllers.resarcana import Bot
+    from firmware.screens import UndoScreen
+
+    with Tabletop(tmp_path, TableGames()) as top:
+        bot = Bot(2, 2)
+        for step in bot.setup_steps():
+            top.tap(step.target, step.card) if step.kind == "tap" else top.press(step.target)
+        steps = bot.next_steps(top.companion.controller.state)
+        for step in steps:
+            top.tap(step.target, step.card) if step.kind == "tap" else top.press(step.target)
+        game = top.companion.game_id
+        (line,) = top.journal.lines(game)
+        after = top.companion.controller.state
+        top.press("undo")
+        said = top.companion.games.describe(line)
+        assert same(top.screens()["status"], render(UndoScreen(said, "Undone")))
+        assert top.journal.lines(game) == []
+        top.press("undo", held=True)
+        assert same(top.screens()["status"], render(UndoScreen(said, "Redone")))
+        assert top.journal.lines(game) == [line]
+        assert top.companion.controller.state == after
+        top.press("undo")
+        top.press("undo")  # only the setup is left
+        assert same(top.screens()["status"], render(RefusalScreen("Nothing to undo")))
+
+
+def test_describe_names_the_card_and_the_stake():
+    games = TableGames()
+    line = {"player": 0, "action": "agent", "card": "blades_agent_3", "stake": 2}
+    assert games.describe(line) == "placed Blades agent 3 on stake 3"
+    assert (
+        games.describe({"player": 1, "action": "play", "card": "seer_orb"}) == "played Seer's Orb"
+    )
