@@ -244,6 +244,7 @@ function draw(state) {
   document.getElementById("new-game").hidden = state.phase !== "over";
   document.getElementById("record").textContent = state.record.map((line) => JSON.stringify(line)).join("\n");
   document.body.dataset.phase = state.phase;
+  document.body.dataset.seat = state.seat === null ? "" : String(state.seat);
   document.body.dataset.version = String(state.version);
 }
 
