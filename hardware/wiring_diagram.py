@@ -404,7 +404,10 @@ def wiring_svg(profile: Profile) -> str:
     out += _heading(profile, left_x)
     out += _legend(devices, right_x)
     terminals = _terminal_points(placed, left_x, right_x)
-    out += _header(header_x, {w.pin: w.kind for d in devices for w in d.wires if w.pin})
+    wires = [w for d in devices for w in d.wires if w.pin]
+    out += _header(
+        header_x, {w.pin: w.kind for w in wires}, {w.pin for w in wires if w.bus_function}
+    )
     out += _header_wires(devices, terminals, header_x)
     out += _mux_wires(placed, terminals, left_x, right_x)
     for item in placed:
@@ -533,8 +536,10 @@ def _lane_x(pin: int, header_x: int) -> int:
     return x + LANE if pin % 2 == 0 else x - LANE
 
 
-def _header(header_x: int, used: dict[int, str]) -> list[str]:
-    """The 2x20 header: pins coloured by the wire on them, a label above each."""
+def _header(header_x: int, used: dict[int, str], as_bus: set[int | None]) -> list[str]:
+    """The 2x20 header: pins coloured by the wire on them, a label above each (a pin in
+    use as a plain GPIO without its alternate function: GPIO16 as a chip-select is not
+    SPI1's CE2)."""
     lines = [
         f'<rect x="{header_x}" y="{EVEN_Y - 15}" width="{20 * PITCH}" '
         f'height="{ODD_Y - EVEN_Y + 30}" rx="4" fill="#343a40"/>',
@@ -554,7 +559,8 @@ def _header(header_x: int, used: dict[int, str]) -> list[str]:
                 f'<circle cx="{x}" cy="{y}" r="7" fill="{fill}" stroke="#ffffff" '
                 'stroke-width="1.5"/>'
             )
-        label = pin_label(pin).removeprefix("pin ")
+        plain = pin in used and pin not in as_bus
+        label = pin_label(pin, function=not plain).removeprefix("pin ")
         # Odd pins' labels left of the column, even pins' right; both read upwards.
         lx = x - 3 if pin % 2 else x + 11
         weight, colour = ("bold", "#000000") if pin in used else ("normal", "#868e96")

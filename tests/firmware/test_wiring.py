@@ -108,6 +108,9 @@ def test_full_table_readers_hang_on_their_chip_selects_and_share_spi0():
     for pin, terminal in ((23, "SCK"), (21, "MISO"), (19, "MOSI"), (4, "VCC"), (20, "GND")):
         assert branches(root, data_pin=pin) == [f"reader {role} {terminal}" for role in roles]
     assert "SCK \u2192 pin 23 GPIO11 SPI0 SCLK" in texts(device_box(root, "reader stake-0"))
+    header = texts(root)
+    assert "36 GPIO16" in header and "36 GPIO16 SPI1 CE2" not in header  # a GPIO chip-select
+    assert "23 GPIO11 SPI0 SCLK" in header and "35 GPIO19 SPI1 MISO" in header
 
 
 def test_full_table_displays_hang_on_multiplexer_channels():
