@@ -47,11 +47,17 @@ def ranking(result) -> RankingScreen:
     )
 
 
+# Seeds whose games also move an agent by a location (and, advanced, discard a relic,
+# place its militia and put won cards under a base), all entered as taps and presses.
+BASIC = {"agent", "bribe", "reveal", "location"}
+ADVANCED = BASIC | {"discard", "militia", "stash"}
+
+
 @pytest.mark.parametrize(
-    ("players", "variant", "seed"),
-    [(2, "basic", 1), (3, "advanced", 5), (4, "basic", 3)],
+    ("players", "variant", "seed", "actions"),
+    [(2, "basic", 14, BASIC), (3, "advanced", 6, ADVANCED), (4, "basic", 32, BASIC)],
 )
-def test_the_bot_plays_a_whole_game_through_taps(tmp_path, players, variant, seed):
+def test_the_bot_plays_a_whole_game_through_taps(tmp_path, players, variant, seed, actions):
     with Tabletop(tmp_path, TableGames()) as top:
         result = play_demo_game(top, Bot(seed, players, variant))
         companion = top.companion
@@ -61,6 +67,8 @@ def test_the_bot_plays_a_whole_game_through_taps(tmp_path, players, variant, see
         state = replayed(companion.journal, companion.game_id)
         assert RULES.result(state) == result
         assert same(top.screens()["status"], render(ranking(result)))
+        played = {line["action"] for line in companion.journal.lines(companion.game_id)}
+        assert played == actions
 
 
 def fulfilled(tasks, owned) -> list[str]:
@@ -71,7 +79,7 @@ def fulfilled(tasks, owned) -> list[str]:
 
 def test_the_ranking_pages_through_each_players_breakdown(tmp_path):
     with Tabletop(tmp_path, TableGames()) as top:
-        result = play_demo_game(top, Bot(2, 2, "advanced"))
+        result = play_demo_game(top, Bot(1, 2, "advanced"))
         _, setup = top.companion.journal.setup(top.companion.game_id)
         for seat, player in enumerate(result["players"]):
             top.press("select")
