@@ -70,11 +70,21 @@ def random_playout(
 def sensible_action(state: State, rng: random.Random) -> Action:
     """A greedy player: bribe when the bribe wins, place an agent where it takes (or keeps)
     the lead at or above the threshold, put militia where it helps most, else pass the least
-    useful card. Never stashes. Looks only at what its seat may see, except that it counts
-    face-down agents of others at their printed value (a slightly cheating estimate)."""
-    options = [a for a in rules.legal_actions(state) if a.kind != "stash"]
+    useful card; in the advanced game it puts won relics under its base (a thinner deck).
+    It counts face-down agents of others at their printed value (a slightly cheating
+    estimate of what a player remembers)."""
+    legal = rules.legal_actions(state)
+    options = [a for a in legal if a.kind != "stash"]
     player = options[0].player
     assert player is not None
+    cards = state.catalog.cards
+    for action in legal:
+        if (
+            action.kind == "stash"
+            and action.player == player
+            and cards[action.card].kind == "relic"
+        ):
+            return action
     scored = [(_worth(state, player, action), i) for i, action in enumerate(options)]
     best = max(score for score, _ in scored)
     return options[rng.choice([i for score, i in scored if score == best])]
@@ -92,11 +102,14 @@ def _worth(state: State, player: int, action: Action) -> float:
     if action.kind in ("agent", "militia"):
         return _placement_worth(state, player, action.card, action.stake or 0)
     if action.kind == "location":
-        return 0.5 if not action.params else -1
+        params = dict(action.params)
+        if "to" in params:  # move_agent: worth it when the moved agent takes a card there
+            return _placement_worth(state, player, str(params["card"]), int(params["to"])) - 1
+        return 0.3 if params else 0.5
     if action.kind == "discard":
         card = cards[action.card]
         if card.kind == "relic" and state.variant == "advanced":
-            return 1
+            return 2.5  # brings a militia, worth about a useful agent
         return 0.2 if card.kind == "location" else 0
     return -10
 
