@@ -179,8 +179,11 @@ def _reader(spec: ReaderSpec, profile: Profile) -> Device:
         # I2C lines are pulled up to the module's VCC on some boards: keep them at 3.3 V.
         supply = "3V3"
         mux = profile.mux
-        channel = spec.mux_channel if mux is not None and mux.bus == spec.bus else None
-        signals += _i2c_wires(spec.bus, channel)
+        if mux is not None and mux.bus == spec.bus:
+            channel = spec.mux_channel
+        else:  # a multiplexer channel named by its kernel bus number, or no multiplexer
+            channel = _kernel_channel(spec.bus, profile)
+        signals += _i2c_wires(mux.bus if mux and channel is not None else spec.bus, channel)
         place = f", multiplexer channel {channel}" if channel is not None else ""
         detail = f"I2C i2c-{spec.bus}{place}, address 0x{spec.address:02X}"
     else:
@@ -207,19 +210,20 @@ def _reader(spec: ReaderSpec, profile: Profile) -> Device:
     )
 
 
-def _display_channel(spec: DisplaySpec, profile: Profile) -> int | None:
-    """The multiplexer channel of an I2C display (its spec holds the channel's kernel bus)."""
+def _kernel_channel(bus: int, profile: Profile) -> int | None:
+    """The multiplexer channel whose kernel bus is `/dev/i2c-{bus}`, if any (a display's
+    spec holds that number)."""
     mux = profile.mux
-    if mux is None or not mux.kernel_buses or spec.bus not in mux.kernel_buses:
+    if mux is None or bus not in mux.kernel_buses:
         return None
-    return mux.kernel_buses.index(spec.bus)
+    return mux.kernel_buses.index(bus)
 
 
 def _display(spec: DisplaySpec, profile: Profile) -> Device:
     part = f"{spec.chip.upper()} {spec.width}x{spec.height} OLED"
     notes: list[str] = []
     if spec.interface == "i2c":
-        channel = _display_channel(spec, profile)
+        channel = _kernel_channel(spec.bus, profile)
         signals = _i2c_wires(spec.bus, channel)
         place = f", multiplexer channel {channel}" if channel is not None else ""
         detail = f"I2C i2c-{spec.bus}{place}, address 0x{spec.address:02X}"
@@ -277,11 +281,7 @@ def _button(role: str, gpio: int, pull_up: bool) -> Device:
     other = "GND" if pull_up else "3V3"
     signal = _gpio("contact 1", "input", gpio)
     back = Wire("contact 2", POWER_KINDS[other], _nearest(other, signal.pin or 1))
-    pull = (
-        "internal pull-up: pressed pulls it to GND"
-        if pull_up
-        else ("internal pull-down: pressed pulls it to 3V3")
-    )
+    pull = f"internal pull-{'up' if pull_up else 'down'}: pressed pulls it to {other}"
     return Device(f"button {role}", "push button", f"GPIO{gpio}", (signal, back), (pull,))
 
 

@@ -193,6 +193,22 @@ b = 21
     assert "encoder" in [g.get("data-device") for g in root.iter(f"{SVG}g")]
 
 
+def test_a_reader_on_a_kernel_multiplexer_bus_hangs_on_that_channel():
+    profile = parse_profile(
+        "[mux]\nkernel_buses = [10, 11, 12, 13, 14, 15, 16, 17]\n\n"
+        '[[readers]]\nrole = "stake-0"\ninterface = "i2c"\nbus = 12\n'
+    )
+    reader, mux = wiring(profile)
+    assert [w.to for w in reader.wires if w.terminal in ("SDA", "SCL")] == [
+        "multiplexer SD2",
+        "multiplexer SC2",
+    ]
+    assert [(w.terminal, w.to) for w in mux.wires[4:]] == [
+        ("SD2", "reader stake-0 SDA"),
+        ("SC2", "reader stake-0 SCL"),
+    ]
+
+
 def test_the_header_map_is_the_pis():
     assert sorted(HEADER) == list(range(1, 41))
     gpios = [name for name in HEADER.values() if name.startswith("GPIO")]
