@@ -102,8 +102,10 @@ class TableLoop:
             thread.stop(timeout=1.0)
 
     def _show_saved(self) -> None:
+        """"Game saved" stays on every screen after the process ends."""
         for display in self.table.displays.values():
             display.show(render(SavedScreen(), display.size))
+            display.close(keep_image=True)
 
 
 def bus_scanners(table: Table, clock: Callable[[], float]) -> list[Scanner]:

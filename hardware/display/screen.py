@@ -111,13 +111,15 @@ class Display:
         """Bus traffic of this display (emulated only; empty on real hardware)."""
         return self.meter.snapshot() if self.meter is not None else {}
 
-    def close(self) -> None:
-        """Switch the screen off and release its bus; safe to call twice."""
+    def close(self, keep_image: bool = False) -> None:
+        """Switch the screen off (or, with `keep_image`, leave the last image showing) and
+        release its bus; safe to call twice."""
         if self.closed:
             return
         self.closed = True
         device, self._device = self._device, None
         if device is not None:
+            device.persist = keep_image  # luma's cleanup() clears the screen unless persist
             try:
                 device.cleanup()
             except DISPLAY_ERRORS as err:

@@ -1,0 +1,59 @@
+"""The service loop in-process on an emulated table: taps from the scanning threads reach
+the game, SIGTERM-style stop leaves "Game saved" on every screen, the watchdog is pinged."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from firmware.games import TableGames
+from firmware.journal import Journal
+from firmware.screens import RefusalScreen, SavedScreen, render
+from firmware.service import Notifier, Service, StopRequest, Watchdog
+from firmware.table_loop import TableLoop
+from firmware.tabletop import uid_for
+from hardware.nfc.tags import Ntag
+from hardware.profile import load_profile
+from hardware.table import build_table
+
+
+class Recorder(Notifier):
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.sent: list[str] = []
+
+    def send(self, *fields: str) -> bool:
+        self.sent.extend(fields)
+        return True
+
+
+def wait_until(condition, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_the_loop_plays_taps_from_its_threads_and_stops_saved(tmp_path):
+    table = build_table(load_profile("full-table"), emulated=True)
+    journal = Journal.open(tmp_path)
+    notifier = Recorder()
+    service = Service(notifier, Watchdog(notifier, 0.2), StopRequest(signals=()))
+    loop = TableLoop(table, journal, TableGames(), service)
+    runner = threading.Thread(target=loop.run)
+    runner.start()
+    try:
+        assert wait_until(lambda: "READY=1" in notifier.sent)
+        table.pads["stake-1"].place(Ntag(uid_for("seer_orb"), card_id="seer_orb"))
+        refusal = render(RefusalScreen("Choose the game first: Select, then OK"))
+        assert wait_until(lambda: table.displays["status"].frame().tobytes() == refusal.tobytes())
+        assert wait_until(lambda: notifier.sent.count("WATCHDOG=1") >= 2)
+    finally:
+        service.stop.request()
+        runner.join(timeout=10)
+    assert not runner.is_alive()
+    saved = render(SavedScreen()).tobytes()
+    assert all(display.frame().tobytes() == saved for display in table.displays.values())
+    assert "STOPPING=1" in notifier.sent
