@@ -144,9 +144,14 @@ class ArcanaSeating:
     def screens(self) -> dict[str, Image.Image]:
         """The status screen says who taps what; each stake shows its first card."""
         shown: dict[str, Image.Image] = {self.status_role: render(self._status())}
+        if self.phase == "seats":
+            return shown
         for stake, pad in enumerate(self.pads):
-            if self.phase != "seats" and stake < len(self.stakes):
+            if stake < len(self.stakes):
                 shown[pad] = render(self._stake_screen(stake))
+            else:
+                unused = f"No stake here with {len(self.guilds)} players"
+                shown[pad] = render(PromptScreen(unused, icon=PromptIcon.NONE))
         return shown
 
     def _status(self) -> PromptScreen:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.arcana import load_catalog
-from firmware.screens import Arcanum, PromptScreen, RefusalScreen, StakeScreen
+from firmware.screens import Arcanum, PromptIcon, PromptScreen, RefusalScreen, StakeScreen
 
 CATALOG = load_catalog("sample")
 
@@ -73,6 +73,8 @@ def test_stakes_take_market_cards_once_and_a_new_tap_replaces(table):
         table.top.tap("stake-0", f"{guild}_base")
     table.top.press("ok")  # three players: four stakes, stake 3 is free trade
     assert table.shows("stake-3", PromptScreen("Tap the first card", title="Free trade"))
+    unused = PromptScreen("No stake here with 3 players", icon=PromptIcon.NONE)
+    assert table.shows("stake-4", unused)
     table.top.tap("stake-4", "m_agent_01")
     assert table.shows("stake-4", RefusalScreen("No stake on this pad with 3 players"))
     table.top.tap("stake-0", "blades_agent_1")
