@@ -300,3 +300,13 @@ def test_an_unwritable_output_exits_1_with_a_sentence(tmp_path, capsys):
     assert cli.main(["wiring", "--profile", "minimal", "--svg", str(out)]) == 1
     assert f"arcana-table wiring: cannot write {out}" in capsys.readouterr().err
     assert not_a_folder.read_text() == "keep me"
+
+
+def test_the_command_is_listed_with_its_help(capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["wiring", "--help"])
+    assert stop.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert cli.COMMANDS["wiring"] == ("wiring", "draw the wiring diagram of a table profile as SVG")
+    assert "draw the wiring diagram of a table profile as SVG" in out
+    assert "--svg OUT" in out and "--text" in out
