@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from engine.resarcana import CARDS, RULES, Action, Position, State, random_setup
+from engine.resarcana import CARDS, RULES, Action, Position, State, random_setup, view
 from engine.resarcana.essences import KINDS
 from engine.resarcana.essences import Essences as Stock
 from firmware.controllers.resarcana.seating import MAX_SEATS, seating_record
@@ -63,7 +63,15 @@ class Bot:
             raise RuntimeError(f"no deal of seed {seed} ends within {DEMO_ROUNDS} rounds")
         self.deal = deal
         self.pads = tuple(pads[:players])
-        self.state: State = RULES.setup(deal)
+        # The private line of play, and where the table is on it: an undo (or a redo) at
+        # the table moves back (or on) along it.
+        self.line: list[State] = [RULES.setup(deal)]
+        self.at = 0
+
+    @property
+    def state(self) -> State:
+        """The bot's private state (full information) where the table now is."""
+        return self.line[self.at]
 
     def setup_steps(self) -> list[Step]:
         """From the chooser's first screen until the game has begun."""
@@ -78,28 +86,39 @@ class Bot:
     def next_steps(self, table: State) -> list[Step]:
         """The steps of the next action of the player to act (none once the game is over).
 
-        `table` is the companion's state; it must agree with the bot's private one.
+        `table` is the companion's state: it must be one the bot's own play went through
+        (undo and redo at the table are followed); RuntimeError otherwise.
         """
-        self._check(table)
+        self._follow(table)
         if Position(self.state).finished:
             return []
         action = choose(self.state)
         outcome = RULES.apply(self.state, action)
-        self.state = outcome.state  # type: ignore[union-attr]  (chosen among legal actions)
+        del self.line[self.at + 1 :]  # a new move after an undo: the old future is gone
+        self.line.append(outcome.state)  # type: ignore[union-attr]  (a legal action)
+        self.at += 1
         return steps_for(action, self.pads)
 
-    def _check(self, table: State) -> None:
-        mine, theirs = Position(self.state), Position(table)
-        seen = (theirs.round, theirs.finished, theirs.current)
-        kept = (mine.round, mine.finished, mine.current)
-        same_stock = all(
-            mine.essences(q) == theirs.essences(q) and mine.vp(q) == theirs.vp(q)
-            for q in range(mine.players)
+    def _follow(self, table: State) -> None:
+        seen = public(table)
+        if public(self.state) == seen:
+            return
+        for at in range(len(self.line) - 1, -1, -1):
+            if public(self.line[at]) == seen:
+                self.at = at
+                return
+        look = Position(table)
+        raise RuntimeError(
+            f"the table (round {look.round}, seat {look.current} to act) and the bot disagree:"
+            " was a card played by hand?"
         )
-        if seen != kept or not same_stock:
-            raise RuntimeError(
-                f"the table (round, over, to act: {seen}) and the bot {kept} disagree"
-            )
+
+
+def public(state: State) -> dict[str, Any]:
+    """What the table can know of a state, whether or not it knows the deal."""
+    seen = view(state, None)
+    del seen["hands_known"], seen["monuments"]  # monument ids, or only their count
+    return seen
 
 
 def _deal(rng: random.Random, players: int) -> dict[str, Any]:
