@@ -262,6 +262,10 @@ class Companion:
         if self.game_id is None:
             self.controller.reset_prompt()
             return
+        prompting = getattr(self.controller, "prompting", None)
+        if not redo and prompting is not None and prompting():
+            self.controller.reset_prompt()  # Undo first cancels a half-entered choice
+            return
         try:
             line = self.journal.redo(self.game_id) if redo else self.journal.undo(self.game_id)
         except JournalError as err:

@@ -130,3 +130,23 @@ def test_describe_names_the_card_and_the_stake():
     assert (
         games.describe({"player": 1, "action": "play", "card": "seer_orb"}) == "played Seer's Orb"
     )
+
+
+def test_undo_first_cancels_a_half_entered_choice(tmp_path):
+    from firmware.controllers.arcana import Bot
+
+    with Tabletop(tmp_path, TableGames()) as top:
+        bot = Bot(4, 2)
+        for step in bot.setup_steps():
+            top.tap(step.target, step.card) if step.kind == "tap" else top.press(step.target)
+        for step in bot.next_steps(top.companion.controller.state):
+            top.tap(step.target, step.card) if step.kind == "tap" else top.press(step.target)
+        game = top.companion.game_id
+        lines = top.journal.lines(game)
+        top.press("select")  # discard mode: the next tap would discard
+        assert top.companion.controller.prompting()
+        top.press("undo")
+        assert not top.companion.controller.prompting()
+        assert top.journal.lines(game) == lines  # the last action stays
+        top.press("undo")
+        assert top.journal.lines(game) == lines[:-1]
