@@ -124,6 +124,13 @@ class Tabletop:
             self.table.let_go(button)
         self.settle()
 
+    def perform(self, step: tuple) -> None:
+        """Carry out a bot's step: ("tap", pad, card) or ("press", button[, "held"])."""
+        if step[0] == "tap":
+            self.tap(step[1], step[2])
+        else:
+            self.press(step[1], held=len(step) > 2 and step[2] == "held")
+
     def wait(self, seconds: float) -> None:
         """Let emulated time pass (notices expire)."""
         self.clock.advance(seconds)

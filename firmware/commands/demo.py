@@ -58,10 +58,7 @@ class Demo:
                 print(text_art(frame), file=self.out)
 
     def step(self, move: Any) -> None:
-        if move[0] == "tap":
-            self.top.tap(move[1], move[2])
-        else:
-            self.top.press(move[1])
+        self.top.perform(move)
         if not self.quiet:
             self.show()
         elif (current := self.round()) is not None and current != self.last_round:

@@ -103,10 +103,10 @@ def test_undo_and_redo_say_what_they_took_back(tmp_path):
     with Tabletop(tmp_path, TableGames()) as top:
         bot = Bot(2, 2)
         for step in bot.setup_steps():
-            top.tap(step.target, step.card) if step.kind == "tap" else top.press(step.target)
+            top.perform(step)
         steps = bot.next_steps(top.companion.controller.state)
         for step in steps:
-            top.tap(step.target, step.card) if step.kind == "tap" else top.press(step.target)
+            top.perform(step)
         game = top.companion.game_id
         (line,) = top.journal.lines(game)
         after = top.companion.controller.state
@@ -138,9 +138,9 @@ def test_undo_first_cancels_a_half_entered_choice(tmp_path):
     with Tabletop(tmp_path, TableGames()) as top:
         bot = Bot(4, 2)
         for step in bot.setup_steps():
-            top.tap(step.target, step.card) if step.kind == "tap" else top.press(step.target)
+            top.perform(step)
         for step in bot.next_steps(top.companion.controller.state):
-            top.tap(step.target, step.card) if step.kind == "tap" else top.press(step.target)
+            top.perform(step)
         game = top.companion.game_id
         lines = top.journal.lines(game)
         top.press("select")  # discard mode: the next tap would discard
