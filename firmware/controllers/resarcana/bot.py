@@ -18,11 +18,12 @@ from typing import Any, NamedTuple
 from engine.resarcana import CARDS, RULES, Action, Position, State, random_setup, view
 from engine.resarcana.essences import KINDS
 from engine.resarcana.essences import Essences as Stock
+from firmware.controllers.chooser import GAMES
 from firmware.controllers.resarcana.seating import MAX_SEATS, seating_record
 from firmware.controllers.resarcana.turns import GAINS
 
 FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
-CHOOSE_RES_ARCANA = 1  # the chooser lists Arcana, then Res Arcana
+CHOOSE_RES_ARCANA = [game for game, _ in GAMES].index("res-arcana")  # Selects from the first
 DEMO_ROUNDS = 15
 DEALS = 100  # deals tried per seed (about 1 two-player deal in 50 does not end soon)
 
