@@ -17,6 +17,7 @@ from firmware.controllers.resarcana.turns import GAINS, ResArcanaTable
 
 __all__ = [
     "GAINS",
+    "RULES",
     "Bot",
     "ResArcanaTable",
     "Seating",
