@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.arcana import rules
 from engine.arcana.actions import encode_action
-from engine.arcana.catalog import load_catalog
+from engine.arcana.catalog import Catalog, load_catalog
 from engine.arcana.setup import VARIANTS, deal_piles, initial_state, random_setup
 from engine.arcana.state import Action, State
 from engine.arcana.view import pending
@@ -26,13 +26,16 @@ def random_playout(
     variant: str | None = None,
     policy: str = "random",
     record: bool = False,
+    catalog: str | Catalog = "sample",
 ) -> dict[str, Any]:
     """Play one complete game; returns actions, rounds, finished (and setup + lines if
     `record`). `variant` None picks basic or advanced at random; `policy` is "random"
-    (uniform legal actions) or "sensible" (`sensible_action`)."""
+    (uniform legal actions) or "sensible" (`sensible_action`); `catalog` a catalog or its
+    name (default the sample)."""
     variant = variant or rng.choice(VARIANTS)
-    piles = deal_piles(rng, load_catalog("sample"), players)
-    setup = random_setup(rng, players, variant, piles)
+    deck = load_catalog(catalog)
+    piles = deal_piles(rng, deck, players)
+    setup = random_setup(rng, players, variant, piles, deck)
     state = initial_state(setup)
     drawn = [1] * len(piles)
     lines: list[dict[str, Any]] = []

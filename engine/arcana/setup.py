@@ -148,15 +148,16 @@ def random_setup(
     players: int,
     variant: str = "basic",
     piles: list[list[str]] | None = None,
+    catalog: str | Catalog = "sample",
 ) -> dict[str, Any]:
-    """A record setup with the sample catalog: guilds, start player, stakes and tasks drawn
-    from `rng` (stakes from `piles` when given, as dealt by `deal_piles`)."""
-    catalog = load_catalog("sample")
+    """A record setup (the sample catalog unless given): guilds, start player, stakes and
+    tasks drawn from `rng` (stakes from `piles` when given, as dealt by `deal_piles`)."""
+    catalog = load_catalog(catalog)
     guilds = rng.sample(sorted(catalog.guilds), players)
     if piles is None:
         piles = deal_piles(rng, catalog, players)
     setup: dict[str, Any] = {
-        "catalog": "sample",
+        "catalog": catalog.source,
         "variant": variant,
         "players": [
             {"name": name, "guild": guild}

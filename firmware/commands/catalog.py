@@ -1,30 +1,84 @@
-"""`arcana-table catalog check FILE`: check an Arcana card catalog (TOML) before playing.
+"""`arcana-table catalog JOB`: Arcana card catalogs (TOML) before they reach the table.
 
-Prints `ok: N cards` and exits 0, or prints every problem (each naming the card and the
-field) on stderr and exits 2.
+arcana-table catalog check FILE
+    prints `ok: N cards` and exits 0, or every problem (each naming the card and the
+    field) on stderr and exits 2.
+arcana-table catalog playtest [FILE] --policy sensible --games 100
+    plays whole games with the catalog (default: the shipped sample) and prints how many
+    rounds they took, as JSON: is the deck tuned for games of sensible length?
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import random
+import statistics
 import sys
+from collections import Counter
+from typing import Any
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     jobs = parser.add_subparsers(dest="job", metavar="JOB", required=True)
     check = jobs.add_parser("check", help="check a catalog file and list every problem")
     check.add_argument("file", help="a catalog TOML file (see docs/catalog-template.toml)")
+    playtest = jobs.add_parser("playtest", help="rounds per game of bot games with a catalog")
+    playtest.add_argument("file", nargs="?", default="sample", help="catalog file or shipped name")
+    playtest.add_argument("--policy", choices=("sensible", "random"), default="sensible")
+    playtest.add_argument("--games", type=int, default=100, help="games per player count")
+    playtest.add_argument("--players", default="2,3,4", help="player counts, e.g. 2,3,4")
+    playtest.add_argument("--variant", choices=("basic", "advanced", "mixed"), default="mixed")
+    playtest.add_argument("--seed", type=int, default=1)
+
+
+def _catalog_ref(name: str) -> str:
+    # A bare word names a shipped catalog; anything else is a path.
+    return name if name.isidentifier() else (name if "/" in name else f"./{name}")
 
 
 def run(args: argparse.Namespace) -> int:
     from engine.arcana.catalog import CatalogError, load_catalog
 
     try:
-        catalog = load_catalog(args.file if "/" in args.file else f"./{args.file}")
+        catalog = load_catalog(_catalog_ref(args.file))
     except CatalogError as err:
         print(f"{args.file}: {len(err.problems)} problem(s)", file=sys.stderr)
         for problem in err.problems:
             print(f"  {problem}", file=sys.stderr)
         return 2
-    print(f"ok: {len(catalog.cards)} cards")
+    if args.job == "check":
+        print(f"ok: {len(catalog.cards)} cards")
+        return 0
+    print(json.dumps(playtest(catalog, args), indent=2))
     return 0
+
+
+def playtest(catalog: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """Rounds per game for each player count (bots: `engine.arcana.random_playout`)."""
+    from engine.arcana import random_playout
+
+    rng = random.Random(args.seed)
+    variant = None if args.variant == "mixed" else args.variant
+    out: dict[str, Any] = {
+        "catalog": catalog.name,
+        "policy": args.policy,
+        "variant": args.variant,
+        "seed": args.seed,
+    }
+    for players in (int(p) for p in args.players.split(",")):
+        rounds: Counter[int] = Counter()
+        unfinished = 0
+        for _ in range(args.games):
+            game = random_playout(rng, players, variant, args.policy, catalog=catalog)
+            rounds[game["rounds"]] += 1
+            unfinished += not game["finished"]
+        values = sorted(rounds.elements())
+        out[f"{players}_players"] = {
+            "games": args.games,
+            "unfinished": unfinished,
+            "median_rounds": statistics.median(values),
+            "p10_p90": [values[len(values) // 10], values[len(values) * 9 // 10]],
+            "rounds_per_game": {str(k): v for k, v in sorted(rounds.items())},
+        }
+    return out

@@ -105,3 +105,13 @@ def test_bench_engine_plays_arcana_games_to_the_end():
     assert figures["game"] == "arcana" and figures["games"] >= 1
     assert figures["unfinished_games"] == 0
     assert figures["actions_per_s"] > 0 and figures["rounds_per_game"]
+
+
+def test_catalog_playtest_reports_rounds_per_game_of_bot_games():
+    done = arcana_table("catalog", "playtest", "--games", "3", "--players", "2,4", "--seed", "5")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["catalog"] == "sample" and figures["policy"] == "sensible"
+    for key in ("2_players", "4_players"):
+        assert sum(figures[key]["rounds_per_game"].values()) == 3
+        assert figures[key]["unfinished"] == 0
