@@ -69,6 +69,7 @@ class SimTable:
         self.buttons = tuple(button.role for button in self.profile.buttons)
         self.version = 0  # goes up whenever anything the page shows may have changed
         self._frames = self._frame_hashes()
+        self._states: dict[tuple[Any, ...], dict[str, Any]] = {}  # by version, seat, notices
 
     # -- what players do ----------------------------------------------------------------
     def tap(self, pad: Any, card: Any) -> Outcome:
@@ -141,6 +142,16 @@ class SimTable:
 
     def state(self, seat: Any = None) -> dict[str, Any]:
         """The table as JSON: public parts, plus `hand` (secrets included) for one seat."""
+        notices = tuple((role, n.message) for role, n in self.top.companion.notices.items())
+        key = (self.version, str(seat), notices)
+        cached = self._states.get(key)
+        if cached is None:
+            if len(self._states) > 16:
+                self._states.clear()
+            cached = self._states[key] = self._state(seat)
+        return cached
+
+    def _state(self, seat: Any) -> dict[str, Any]:
         companion = self.top.companion
         game = self._game()
         controller_state = companion.controller.state if companion.rules else None

@@ -92,7 +92,7 @@ def play_steps(page_table, steps, seat: int | None) -> list[str | None]:
 
 def test_an_arcana_game_clicked_through_the_page(page_table):
     table = page_table.table
-    bot = arcana.Bot(4, 2)
+    bot = arcana.Bot(14, 2)  # a short seeded game (86 steps)
     check_mirrors(page_table)  # the choice of game
     play_steps(page_table, bot.setup_steps(), None)
     assert page_table.api_state()["phase"] == "play"
@@ -153,7 +153,7 @@ def check_face_down_agents(page_table) -> bool:
 
 def test_a_res_arcana_game_clicked_through_the_page(page_table):
     table = page_table.table
-    bot = resarcana.Bot(7, 2)
+    bot = resarcana.Bot(5, 2)  # a short seeded game (55 steps)
     play_steps(page_table, bot.setup_steps(), None)
     state = page_table.api_state()
     assert state["phase"] == "play" and [p["pad"] for p in state["players"]] == [

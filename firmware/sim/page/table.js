@@ -127,6 +127,7 @@ function drawCards(containerId, cards, where) {
 }
 
 function drawBox(state) {
+  if (!document.getElementById("box-area").open) return; // drawn when opened
   const filter = document.getElementById("box-search").value.trim().toLowerCase();
   const cards = state.box.filter(
     (card) => !filter || card.id.includes(filter) || card.name.toLowerCase().includes(filter)
@@ -248,9 +249,15 @@ function draw(state) {
   document.body.dataset.version = String(state.version);
 }
 
+let queued = false;
+
 async function refresh() {
   // One refresh at a time, in order: the page never draws an older state over a newer one.
+  // A refresh that is already waiting its turn will fetch the newest state: join it.
+  if (queued) return drawing;
+  queued = true;
   drawing = drawing.then(async () => {
+    queued = false;
     const url = seat === "" ? "api/state" : `api/state?seat=${encodeURIComponent(seat)}`;
     const { status, data } = await api("GET", url);
     if (status === 400 && seat !== "") {
@@ -316,6 +323,7 @@ seatPicker.addEventListener("change", () => {
 });
 
 document.getElementById("box-search").addEventListener("input", () => current && drawBox(current));
+document.getElementById("box-area").addEventListener("toggle", () => current && drawBox(current));
 
 function listen() {
   const connection = document.getElementById("connection");
