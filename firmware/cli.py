@@ -7,10 +7,11 @@ for the display drivers and `--help` stays instant.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+
+from firmware.commands import optional_module
 
 # name -> (module in firmware.commands, one line of help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -45,12 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _command_module(module_name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"firmware.commands.{module_name}")
-    except ModuleNotFoundError as err:
-        if err.name != f"firmware.commands.{module_name}":
-            raise
-        return None
+    return optional_module(f"firmware.commands.{module_name}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

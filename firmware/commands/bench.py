@@ -8,9 +8,10 @@ asserts in tests.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 from types import ModuleType
+
+from firmware.commands import optional_module
 
 TARGETS: dict[str, str] = {
     "engine": "random playouts of a game engine (actions and games per second)",
@@ -30,12 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _module(name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"firmware.benchmarks.{name}")
-    except ModuleNotFoundError as err:
-        if err.name != f"firmware.benchmarks.{name}":
-            raise
-        return None
+    return optional_module(f"firmware.benchmarks.{name}")
 
 
 def run(args: argparse.Namespace) -> int:
