@@ -51,7 +51,8 @@ def discard_gain(kind: str) -> Essences:
 class Plan(NamedTuple):
     """What the rules need to apply an action: kind, seat, card bit, packed cost and gain.
 
-    A tuple, so the rules unpack it in one step."""
+    A tuple, so the rules unpack it in one step. `vp`: tokens of a power, or the VP of a
+    place or monument bought."""
 
     kind: int
     player: int
@@ -87,7 +88,7 @@ def _plan(action: Action) -> Plan:
     if action.kind == "buy":
         kind = BUY_PLACE if card.kind == "place" else BUY_MONUMENT
         events = (ev.Bought(p, card.id), ev.Paid(p, card.id, card.cost))
-        return Plan(kind, p, i, 1 << i, card.cost.packed(), 0, 0, events)
+        return Plan(kind, p, i, 1 << i, card.cost.packed(), 0, card.vp, events)
     gain = discard_gain(action.gain)
     events = (ev.Discarded(p, card.id), ev.Gained(p, card.id, gain))
     return Plan(DISCARD, p, i, 1 << i, 0, gain.packed(), 0, events)

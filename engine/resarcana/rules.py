@@ -29,10 +29,11 @@ from engine.resarcana.actions import (
     canonical,
     misfit,
 )
-from engine.resarcana.essences import GUARD, NEAR_CAP, clamp, essences, shortfall
+from engine.resarcana.essences import GUARD, NEAR_CAP, clamp, shortfall
 from engine.resarcana.purse import REACH_OF
 from engine.resarcana.state import (
     ARTIFACT_BITS,
+    BEST,
     BUYABLE,
     CURRENT,
     DECK,
@@ -42,15 +43,13 @@ from engine.resarcana.state import (
     FIRST,
     HAND,
     HAND_SIZE,
-    MAGE_PRODUCTION,
     MONUMENT_BITS,
     ORDER,
     OUT,
     PASSED,
-    PLACE_BITS,
-    PRODUCTION,
     REACH,
     ROUND,
+    SCORE,
     START,
     TABLE,
     TABLEAU,
@@ -61,10 +60,7 @@ from engine.resarcana.state import (
     State,
     buyable,
     cards_in,
-    vp_of,
 )
-
-SCORING_BITS = PLACE_BITS | MONUMENT_BITS
 
 
 class _Memo(dict):
@@ -158,7 +154,11 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
             return _cannot_afford(state, p, card, cost, "The power of ")
         stock += gain
         s[USED] = state[USED] | bit
-        s[b + TOKENS] = state[b + TOKENS] + vp
+        if vp:
+            s[b + TOKENS] = state[b + TOKENS] + vp
+            s[b + SCORE] = score = state[b + SCORE] + vp
+            if score > state[BEST]:
+                s[BEST] = score
     elif kind in (PLAY, DISCARD):
         if table.hands_known:
             if not state[b + HAND] & bit:
@@ -183,6 +183,9 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
             return _cannot_afford(state, p, card, cost, "")
         s[b + TABLEAU] = state[b + TABLEAU] | bit
         s[OUT] = out = state[OUT] | bit
+        s[b + SCORE] = score = state[b + SCORE] + vp
+        if score > state[BEST]:
+            s[BEST] = score
         if kind == BUY_MONUMENT:
             s[BUYABLE] = buyable(table, out)
             events = events + _revealed(table, (out & MONUMENT_BITS).bit_count())
@@ -253,31 +256,18 @@ def _pass(state: State, p: int) -> Applied[State]:
     return _applied(tuple(s), events)
 
 
-VP_OF = _Memo(lambda mask: vp_of(mask, 0))
-
-
-def _producer(seat: int, mage: int) -> _Memo:
-    """tableau mask -> (what the seat's mage and cards produce, packed; the Produced event)."""
-
-    def produce(tableau: int) -> tuple[int, Any]:
-        produced = MAGE_PRODUCTION[mage] + sum(PRODUCTION[i] for i in cards_in(tableau))
-        return produced, ev.Produced(seat, essences(produced))
-
-    return _Memo(produce)
-
-
-_PRODUCER = [[_producer(seat, mage) for mage in range(len(MAGE_PRODUCTION))] for seat in range(4)]
-# the mages of a table, seat by seat -> each seat's producer
-PRODUCERS = _Memo(lambda mages: tuple(_PRODUCER[seat][m] for seat, m in enumerate(mages)))
 ROUND_ENDED = _Memo(ev.RoundEnded)
-ROUND_STARTED = _Memo(lambda key: ev.RoundStarted(*key))
+# [start player][round] -> the event
+ROUND_STARTED = [
+    _Memo(lambda round_, start=start: ev.RoundStarted(round_, start)) for start in range(4)
+]
 
 
 def _end_round(s: list[Any], table: Any, events: tuple[Any, ...]) -> tuple[Any, ...]:
     """Everyone has passed: the 10-VP check, then the next round with production."""
     now = s[ROUND]
-    vps = [VP_OF[s[b + TABLEAU] & SCORING_BITS] + s[b + TOKENS] for b in table.seat_bases]
-    if max(vps) >= VP_TO_END:
+    if s[BEST] >= VP_TO_END:
+        vps = [s[b + SCORE] for b in table.seat_bases]
         s[FINISHED] = True
         s[PASSED] = table.everyone
         ranks = ranking(tuple(vps))
@@ -288,8 +278,8 @@ def _end_round(s: list[Any], table: Any, events: tuple[Any, ...]) -> tuple[Any, 
     s[PASSED] = 0
     s[START] = s[CURRENT] = start = s[FIRST]
     s[FIRST] = -1
-    out = [*events, ROUND_ENDED[now], ROUND_STARTED[now + 1, start]]
-    for b, producer in zip(table.seat_bases, PRODUCERS[table.mages], strict=True):
+    out = [*events, ROUND_ENDED[now], ROUND_STARTED[start][now + 1]]
+    for b, producer in zip(table.seat_bases, table.producers, strict=True):
         produced, event = producer[s[b + TABLEAU]]
         stock = s[b + ESS] + produced
         if stock & NEAR_CAP:

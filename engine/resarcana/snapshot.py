@@ -9,6 +9,7 @@ from engine.resarcana.essences import KINDS, pack
 from engine.resarcana.purse import reach
 from engine.resarcana.state import (
     ARTIFACT_BITS,
+    BEST,
     BUYABLE,
     CURRENT,
     DECK,
@@ -25,6 +26,7 @@ from engine.resarcana.state import (
     PASSED,
     REACH,
     ROUND,
+    SCORE,
     START,
     TABLEAU,
     TOKENS,
@@ -36,6 +38,7 @@ from engine.resarcana.state import (
     W,
     buyable,
     initial,
+    vp_of,
 )
 
 
@@ -106,6 +109,9 @@ def state_from_json(data: dict[str, Any]) -> State:
         s[base + TABLEAU] = _mask(seat["tableau"])
         out |= s[base + TABLEAU]
     s[OUT] = out
+    for base in range(G, len(s), W):
+        s[base + SCORE] = vp_of(s[base + TABLEAU], s[base + TOKENS])
+    s[BEST] = max(s[base + SCORE] for base in range(G, len(s), W))
     s[BUYABLE] = buyable(table, out)
     for seat in (s[CURRENT], s[START]):
         if not 0 <= seat < table.players:

@@ -16,9 +16,11 @@ What never changes during a game (names, mages, the monument order) lives in one
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.resarcana.cards import ARTIFACTS, MAGES, MONUMENTS, PLACES, Card
 from engine.resarcana.essences import Essences, essences, pack
+from engine.resarcana.events import Produced
 from engine.resarcana.purse import reach
 
 # Every card that can lie on the table, in bit order.
@@ -38,14 +40,14 @@ VP_TO_END = 10
 # Global fields: round, seat to act, start player, first to pass (-1: nobody yet), passed
 # (mask of seats), finished, used (cards turned this round), out (cards in a tableau or
 # discarded), buyable (places left and face-up monuments; with an unknown stack every
-# monument not yet bought), table (the fixed `Table`).
-ROUND, CURRENT, START, FIRST, PASSED, FINISHED, USED, OUT, BUYABLE, TABLE = range(10)
-G = 10
+# monument not yet bought), best (the highest VP at the table), table (the fixed `Table`).
+ROUND, CURRENT, START, FIRST, PASSED, FINISHED, USED, OUT, BUYABLE, BEST, TABLE = range(11)
+G = 11
 # Fields of a seat's block: essences (packed), what they can pay for (`purse.reach`), VP
-# tokens, hand (mask; 0 when unknown), hand size, deck (tuple of card indices, top first; ()
-# when unknown), deck size, tableau (mask).
-ESS, REACH, TOKENS, HAND, HAND_SIZE, DECK, DECK_SIZE, TABLEAU = range(8)
-W = 8
+# tokens, VP (places + monuments + tokens), hand (mask; 0 when unknown), hand size, deck
+# (tuple of card indices, top first; () when unknown), deck size, tableau (mask).
+ESS, REACH, TOKENS, SCORE, HAND, HAND_SIZE, DECK, DECK_SIZE, TABLEAU = range(9)
+W = 9
 State = tuple  # the flat layout above
 
 
@@ -80,6 +82,23 @@ def _next_seats(players: int) -> tuple[tuple[int, ...], ...]:
 NEXT_SEATS = {players: _next_seats(players) for players in (2, 3, 4)}
 
 
+class _Producer(dict):
+    """tableau mask -> (what a seat's mage and cards produce, packed; the Produced event)."""
+
+    def __init__(self, seat: int, mage: int) -> None:
+        super().__init__()
+        self.seat, self.mage = seat, mage
+
+    def __missing__(self, tableau: int) -> tuple[int, Any]:
+        produced = MAGE_PRODUCTION[self.mage] + sum(PRODUCTION[i] for i in cards_in(tableau))
+        found = self[tableau] = (produced, Produced(self.seat, essences(produced)))
+        return found
+
+
+# [seat][mage]: shared by every game, so production is computed once per tableau.
+PRODUCER = [[_Producer(seat, mage) for mage in range(len(MAGES))] for seat in range(4)]
+
+
 class _UpPrefix(dict):
     """monument order -> [b]: mask of the monuments turned up once b have been bought."""
 
@@ -109,10 +128,12 @@ class Table:
     # up_prefix[b]: mask of the monuments turned up once b have been bought;
     # next_seat[passed mask][seat]: the next seat clockwise that has not passed (-1: none);
     # everyone: the passed mask that ends a round; seat_bases: index of each seat's block;
+    # producers[seat]: tableau mask -> (packed production with the mage's, Produced event).
     up_prefix: tuple[int, ...] = field(init=False, compare=False, repr=False)
     next_seat: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
     everyone: int = field(init=False, compare=False, repr=False)
     seat_bases: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    producers: tuple[dict[int, tuple[int, Any]], ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         players = len(self.names)
@@ -121,6 +142,7 @@ class Table:
             ("next_seat", NEXT_SEATS[players]),
             ("everyone", (1 << players) - 1),
             ("seat_bases", tuple(range(G, G + players * W, W))),
+            ("producers", tuple(PRODUCER[seat][m] for seat, m in enumerate(self.mages))),
         )
         for name, value in derived:
             object.__setattr__(self, name, value)
@@ -213,8 +235,8 @@ class Position:
         return ids(self[OUT] & ~in_play & ARTIFACT_BITS)
 
     def vp(self, seat: int) -> int:
-        """Places of power + monuments + VP tokens."""
-        return vp_of(self.seat(seat, TABLEAU), self.seat(seat, TOKENS))
+        """Places of power + monuments + VP tokens (kept up to date by the rules)."""
+        return self.seat(seat, SCORE)
 
     def places_available(self) -> list[str]:
         return ids(PLACE_BITS & ~self[OUT])
@@ -252,9 +274,9 @@ def initial(
     table: Table, start: int, hands: list[list[int]] | None, decks: list[list[int]] | None
 ) -> State:
     """The first state: round 1, one of each essence, no production yet."""
-    fields: list = [1, start, start, -1, 0, False, 0, 0, buyable(table, 0), table]
+    fields: list = [1, start, start, -1, 0, False, 0, 0, buyable(table, 0), 0, table]
     for seat in range(table.players):
         hand = sum(1 << i for i in hands[seat]) if hands is not None else 0
         deck = tuple(decks[seat]) if decks is not None else ()
-        fields += [ONE_EACH, reach(ONE_EACH), 0, hand, 3, deck, 3, 0]
+        fields += [ONE_EACH, reach(ONE_EACH), 0, 0, hand, 3, deck, 3, 0]
     return tuple(fields)
