@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Set up `.venv` (once, and again only when pyproject.toml changes) and run a task in it.
 
+    python3 dev.py sim     # the table in a web browser (prints the address to open)
     python3 dev.py demo    # play a demo game on emulated hardware
-    python3 dev.py test    # run the whole test suite
+    python3 dev.py test    # run the whole test suite (browser tests need Debian's chromium)
     python3 dev.py arcana-table ARGS...   # any command of the project
 
 Only the Python 3.11+ standard library is needed to start it.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -20,7 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".arcana-table-installed"
-EXTRAS = "dev"
+EXTRAS = "dev,sim"
+DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("ARCANA_TABLE_CHROMIUM", DEBIAN_CHROMIUM))
 
 
 def _bin(name: str) -> Path:
@@ -50,7 +54,26 @@ def ensure_venv() -> None:
     STAMP.write_text(wanted)
 
 
+def ensure_chromium() -> None:
+    """The browser tests drive Debian's chromium (Playwright cannot download browsers here):
+    install it with apt-get when it is missing and we are root, else say how."""
+    if CHROMIUM.exists():
+        return
+    is_root = getattr(os, "geteuid", lambda: -1)() == 0
+    if CHROMIUM == DEBIAN_CHROMIUM and is_root and shutil.which("apt-get"):
+        print("installing Debian's chromium for the browser tests ...", file=sys.stderr)
+        subprocess.run(["apt-get", "update"], check=True)
+        subprocess.run(["apt-get", "install", "-y", "chromium"], check=True)
+        return
+    sys.exit(
+        f"The browser tests need chromium at {CHROMIUM}. On Debian or Ubuntu run "
+        "`sudo apt-get install -y chromium`; elsewhere point ARCANA_TABLE_CHROMIUM at a "
+        "Chromium or Chrome executable."
+    )
+
+
 TASKS = {
+    "sim": ["arcana-table", "sim"],
     "demo": ["arcana-table", "demo"],
     "test": ["pytest"],
 }
@@ -63,6 +86,8 @@ def main(argv: list[str]) -> int:
     task, rest = argv[0], argv[1:]
     command = TASKS.get(task, [task])
     ensure_venv()
+    if task == "test":
+        ensure_chromium()
     executable = _bin(command[0])
     if not executable.exists():
         print(f"unknown task {task!r}; try: {', '.join(TASKS)}", file=sys.stderr)

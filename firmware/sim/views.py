@@ -134,13 +134,15 @@ def hand(
 
         me = view(state, seat)["players"][seat]
         held = list(dict.fromkeys([*me["possession"], *sorted(playable)]))
+        name = state.catalog.card_name
         face_down = [
-            {"stake": i, "pad": _pad(pads, i), "card": card}
+            {"stake": i, "pad": _pad(pads, i), "card": card, "name": name(card)}
             for i, stake in enumerate(state.stakes)
             for card, down in stake.agents[seat]
             if down
         ]
-        secret = {"face_down": face_down, "tasks": list(state.tasks[seat])}
+        tasks = [{"card": task, "name": name(task)} for task in state.tasks[seat]]
+        secret = {"face_down": face_down, "tasks": tasks}
     else:
         from engine.resarcana import Position
 

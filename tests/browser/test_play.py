@@ -138,16 +138,15 @@ def check_face_down_agents(page_table) -> bool:
         return False
     owner, card = hidden[0]
     page = page_table.page
+    name = page_table.table.games.catalog.card_name(card)
     for seat in (None, 1 - owner):
         page_table.choose_seat(seat)
-        assert (
-            page.locator("#face-down").count() == 0
-            or card not in page.locator("#face-down").inner_text()
-        )
+        assert page.locator(f'#face-down [data-card="{card}"]').count() == 0
         assert card not in page.locator("#record").text_content()
         assert page.locator(f'#hand [data-card="{card}"]').count() == 0
+        assert name not in page.locator("#hand-area").text_content()
     page_table.choose_seat(owner)
-    assert card in page.locator("#face-down").inner_text()
+    assert page.locator(f'#face-down [data-card="{card}"]').inner_text().startswith(name)
     return True
 
 

@@ -197,14 +197,14 @@ function drawSecret(state) {
     secret.append(element("h3", {}, "Your face-down agents"));
     const list = element("ul", { id: "face-down" });
     for (const agent of faceDown) {
-      list.append(element("li", { "data-card": agent.card }, `${agent.card} on ${agent.pad || "stake " + agent.stake}`));
+      list.append(element("li", { "data-card": agent.card }, `${agent.name} on ${agent.pad || "stake " + agent.stake}`));
     }
     secret.append(list);
   }
   if (tasks.length) {
     secret.append(element("h3", {}, "Your secret tasks"));
     const list = element("ul", { id: "tasks" });
-    for (const task of tasks) list.append(element("li", { "data-card": task }, task));
+    for (const task of tasks) list.append(element("li", { "data-card": task.card }, task.name));
     secret.append(list);
   }
 }
