@@ -11,18 +11,15 @@ costs, production, powers, VP) is in `engine.resarcana.cards`.
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.protocol import Applied, Rejection
 from engine.resarcana import events
-from engine.resarcana.actions import Action, decode, encode
+from engine.resarcana.actions import Action
 from engine.resarcana.cards import CARDS, Card, catalog, name
+from engine.resarcana.game import RULES, ResArcanaRules
 from engine.resarcana.playout import random_playout
-from engine.resarcana.rules import apply, legal_actions
-from engine.resarcana.setup import from_record, physical_setup, random_setup
+from engine.resarcana.setup import physical_setup, random_setup
 from engine.resarcana.snapshot import state_from_json, state_to_json
 from engine.resarcana.state import CURRENT, FINISHED, Position, State
-from engine.resarcana.view import ranks, result, view, winners
+from engine.resarcana.view import ranks, view, winners
 
 __all__ = [
     "CARDS",
@@ -30,6 +27,7 @@ __all__ = [
     "Action",
     "Card",
     "Position",
+    "ResArcanaRules",
     "State",
     "catalog",
     "current_player",
@@ -45,34 +43,6 @@ __all__ = [
     "view",
     "winners",
 ]
-
-
-class ResArcanaRules:
-    """The rules object of `engine.protocol.Rules` for "res-arcana"."""
-
-    name = "res-arcana"
-
-    def setup(self, setup: dict[str, Any]) -> State:
-        """The first state of a record's setup object (RecordError when it does not fit)."""
-        return from_record(setup)
-
-    def decode_action(self, line: dict[str, Any]) -> Action:
-        return decode(line)
-
-    def encode_action(self, action: Action) -> dict[str, Any]:
-        return encode(action)
-
-    def apply(self, state: State, action: Action) -> Applied[State] | Rejection:
-        return apply(state, action)
-
-    def legal_actions(self, state: State) -> list[Action]:
-        return legal_actions(state)
-
-    def result(self, state: State) -> dict[str, Any]:
-        return result(state)
-
-
-RULES = ResArcanaRules()
 
 
 def is_terminal(state: State) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.resarcana.rules import apply, legal_actions
+from engine.resarcana.game import RULES
 from engine.resarcana.setup import build, random_setup
 from engine.resarcana.state import FINISHED, ROUND
 
@@ -24,7 +24,7 @@ def random_playout(rng: random.Random, players: int) -> dict[str, Any]:
     setup = random_setup(rng, players)
     state = build(setup)  # a random deal always fits: no need to check it
     moves = []
-    random_ = rng.random
+    legal_actions, apply, random_ = RULES.legal_actions, RULES.apply, rng.random
     while not state[FINISHED] and state[ROUND] <= MAX_ROUNDS:
         legal = legal_actions(state)
         if len(legal) > 1 and random_() < PASS_CHANCE:

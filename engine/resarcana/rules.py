@@ -103,8 +103,12 @@ def legal_actions(state: State) -> list[Action]:
     else:
         hand = 0
     pay, power = state[b + REACH]
-    legal = [*PLAYS[p][hand & pay], *POWERS[p][state[b + TABLEAU] & ~state[USED] & power]]
-    legal += BUYS[p][state[BUYABLE] & pay]
+    legal = [*PLAYS[p][hand & pay]] if hand & pay else []
+    ready = state[b + TABLEAU] & power
+    if ready and ready & ~state[USED]:
+        legal += POWERS[p][ready & ~state[USED]]
+    if state[BUYABLE] & pay:
+        legal += BUYS[p][state[BUYABLE] & pay]
     legal += DISCARDS_AND_PASS[p][hand]
     return legal
 

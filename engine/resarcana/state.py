@@ -112,7 +112,7 @@ class _UpPrefix(dict):
 UP_PREFIX = _UpPrefix()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Table:
     """What stays fixed for a whole game: seats, mages and what the engine knows of the deal.
 
