@@ -161,19 +161,3 @@ class Table:
 
 def _sorted(groups: list[set[str]]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(sorted(cards)) for cards in groups)
-
-
-def where_is(state: State, card: str) -> str | None:
-    """Where a card lies, in words ("stake 2", "possession of player 1"), or None if unseen."""
-    for p in range(state.players):
-        if card in state.possession[p]:
-            return f"possession of player {p}"
-        if card in state.under_base[p]:
-            return f"under the base of player {p}"
-    for i, stake in enumerate(state.stakes):
-        if stake.market == card:
-            return f"the market card of stake {i}"
-        for side in stake.agents:
-            if any(c == card for c, _ in side):
-                return f"stake {i}"
-    return None

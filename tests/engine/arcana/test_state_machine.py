@@ -159,8 +159,8 @@ class ArcanaGame(RuleBasedStateMachine):
 
 
 ArcanaGame.TestCase.settings = settings(
-    max_examples=40,
-    stateful_step_count=25,
+    max_examples=80,
+    stateful_step_count=30,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
