@@ -103,12 +103,14 @@ def legal_actions(state: State) -> list[Action]:
     else:
         hand = 0
     pay, power = state[b + REACH]
-    legal = [*PLAYS[p][hand & pay]] if hand & pay else []
-    ready = state[b + TABLEAU] & power
-    if ready and ready & ~state[USED]:
-        legal += POWERS[p][ready & ~state[USED]]
-    if state[BUYABLE] & pay:
-        legal += BUYS[p][state[BUYABLE] & pay]
+    # Most masks below are empty; testing first is cheaper than looking up an empty tuple.
+    legal = list(PLAYS[p][hand & pay]) if hand & pay else []
+    ready = state[b + TABLEAU] & power & ~state[USED]
+    if ready:
+        legal += POWERS[p][ready]
+    for_sale = state[BUYABLE] & pay
+    if for_sale:
+        legal += BUYS[p][for_sale]
     legal += DISCARDS_AND_PASS[p][hand]
     return legal
 
