@@ -1,0 +1,49 @@
+"""Refusals and the small checks every action shares (a refusal names what is wrong)."""
+
+from __future__ import annotations
+
+from engine.arcana.catalog import Card
+from engine.arcana.state import State, Table
+
+
+class Refused(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def guild_name(table: Table | State, player: int) -> str:
+    return table.catalog.guilds[table.guilds[player]].name
+
+
+def check_player(table: Table, player: int | None) -> int:
+    if player is None or not 0 <= player < table.players:
+        raise Refused(
+            "unknown_player", f"There is no player {player} (seats 0..{table.players - 1})"
+        )
+    return player
+
+
+def check_stake(table: Table, stake: int | None, needs_market: bool = True) -> int:
+    count = len(table.markets)
+    if stake is None or not 0 <= stake < count:
+        raise Refused("unknown_stake", f"There is no stake {stake} (stakes 0..{count - 1})")
+    if needs_market and table.markets[stake] is None:
+        raise Refused("empty_stake", f"Stake {stake} shows no market card")
+    return stake
+
+
+def card_of(table: Table, card: str) -> Card:
+    found = table.catalog.cards.get(card)
+    if found is None:
+        raise Refused("unknown_card", f'There is no card "{card}" in the catalog')
+    return found
+
+
+def next_with_cards(table: Table, first: int) -> int | None:
+    for step in range(table.players):
+        seat = (first + step) % table.players
+        if table.hand[seat] > 0:
+            return seat
+    return None
