@@ -7,6 +7,8 @@ from engine.arcana.state import State, Table
 
 
 class Refused(Exception):
+    """Raised inside `apply` when an action is not allowed; becomes a Rejection."""
+
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code

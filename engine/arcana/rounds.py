@@ -15,6 +15,8 @@ GAME_END_DEPTH = 5
 
 
 def reveal(table: Table, action: Action, events: list) -> None:
+    """Turn up the next card of the first stake awaiting one: any unseen market card, or the
+    game-end card while it can be among the free-trade pile's last cards."""
     if not table.reveals:
         raise Refused("no_reveal", "No stake is waiting for a card")
     stake = table.reveals[0]
@@ -60,6 +62,7 @@ def reveal(table: Table, action: Action, events: list) -> None:
 
 
 def stash(table: Table, action: Action, events: list) -> None:
+    """Put a card won since the last player action under its owner's base (advanced)."""
     if table.variant != "advanced":
         raise Refused("advanced_only", "Putting cards under the base belongs to the advanced game")
     player = check_player(table, action.player)
