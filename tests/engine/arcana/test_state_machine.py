@@ -6,6 +6,7 @@ at all times; and replaying the record reproduces the game."""
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 from collections import Counter
 
@@ -13,7 +14,15 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from engine.arcana import RULES, is_terminal, load_catalog, random_setup, state_to_json
+from engine.arcana import (
+    RULES,
+    is_terminal,
+    load_catalog,
+    pending,
+    random_setup,
+    state_to_json,
+    view,
+)
 from engine.arcana.actions import SHAPES
 from engine.arcana.state import Action, State
 from engine.protocol import Applied, Rejection
@@ -148,6 +157,28 @@ class ArcanaGame(RuleBasedStateMachine):
             assert 0 <= state.hand[p] <= len(state.ready[p])
         drawn = sum(12 + (i == state.free_stake) - s.pile for i, s in enumerate(state.stakes))
         assert drawn == len(state.seen) + state.game_end_revealed
+
+    @invariant()
+    def the_public_view_hides_face_down_agents_and_pending_matches_the_options(self) -> None:
+        state = self.state
+        public = json.dumps(view(state, None))
+        down = [c for stake in state.stakes for side in stake.agents for c, d in side if d]
+        assert [c for c in down if f'"{c}"' in public] == []
+        for p in range(state.players):
+            own = json.dumps(view(state, p))
+            mine = [c for stake in state.stakes for c, d in stake.agents[p] if d]
+            assert all(f'"{c}"' in own for c in mine)
+        waiting = pending(state)
+        kinds = {a.kind for a in RULES.legal_actions(state) if a.kind != "stash"}
+        expected = {"over": set(), "reveal": {"reveal"}, "militia": {"militia"}}
+        if waiting.kind in expected:
+            assert kinds == expected[waiting.kind]
+        else:
+            assert kinds and kinds <= {"agent", "location", "bribe", "discard"}
+            assert {a.player for a in RULES.legal_actions(state) if a.kind != "stash"} == {
+                waiting.player
+            }
+        json.dumps(RULES.result(state))
 
     def teardown(self) -> None:
         if not hasattr(self, "state"):
