@@ -59,13 +59,13 @@ class SimTable:
 
     def __init__(self, state_dir: Path | str, profile: Profile | str = "full-table") -> None:
         self.profile = load_profile(profile) if isinstance(profile, str | Path) else profile
-        pads = tuple(reader.role for reader in self.profile.readers)
-        displays = tuple(display.role for display in self.profile.displays)
-        status = "status" if "status" in displays else displays[0]
-        self.games = TableGames(pads=pads, status_role=status)
+        # The readers; on a minimal table its one pad stands in turn for each of the game's
+        # pads (`roles`): holding Select moves it on, and its one screen follows.
+        self.pads = tuple(reader.role for reader in self.profile.readers)
+        self.displays = tuple(display.role for display in self.profile.displays)
+        self.games = TableGames.for_profile(self.profile)
+        self.roles: tuple[str, ...] = self.games.pads
         self.top = Tabletop(state_dir, self.games, self.profile)
-        self.pads = pads
-        self.displays = displays
         self.buttons = tuple(button.role for button in self.profile.buttons)
         self.version = 0  # goes up whenever anything the page shows may have changed
         self._frames = self._frame_hashes()
@@ -126,12 +126,19 @@ class SimTable:
         if game not in GAMES:
             raise BadInput(f"Unknown game {game!r} (games: {', '.join(GAMES)})")
         module = importlib.import_module(CONTROLLERS[game])
-        bot = module.Bot(seed, players, pads=self.pads)
+        bot = module.Bot(seed, players, pads=self.roles)
         for step in bot.setup_steps():
-            if step[0] == "tap":
-                self.tap(step[1], step[2])
-            else:
+            if step[0] != "tap":
                 self.press(step[1])
+            elif step[1] in self.pads:
+                self.tap(step[1], step[2])
+            else:  # a minimal table: bring the pad round to that role first
+                single = self.top.companion.single_pad
+                for _ in self.roles:
+                    if single is None or single.focus == step[1]:
+                        break
+                    self.press("select", held=True)
+                self.tap(self.pads[0], step[2])
 
     # -- what the page shows ----------------------------------------------------------------
     def screen(self, role: Any) -> Image.Image:
@@ -164,6 +171,8 @@ class SimTable:
             "table": {
                 "profile": self.profile.description,
                 "pads": list(self.pads),
+                "roles": list(self.roles),
+                "focus": self._focus(),
                 "displays": list(self.displays),
                 "buttons": list(self.buttons),
                 "status": companion.status_role,
@@ -188,11 +197,11 @@ class SimTable:
             out["view"] = views.redact(self._engine_view(game, controller_state, seat), secret)
             out["can_redo"] = self.top.journal.can_redo(companion.game_id)
             out["table_cards"] = views.table_cards(
-                game, self.games, companion.rules, controller_state, self.pads
+                game, self.games, companion.rules, controller_state, self.roles
             )
             if seat is not None:
                 out["hand"] = views.hand(
-                    game, self.games, companion.rules, controller_state, self.pads, seat
+                    game, self.games, companion.rules, controller_state, self.roles, seat
                 )
         return out
 
@@ -207,6 +216,11 @@ class SimTable:
         if getattr(chooser, "game", None) is None and getattr(chooser, "inner", None):
             return "res-arcana"  # the one game chosen without a second question
         return None  # the choice itself, or enrolling cards
+
+    def _focus(self) -> str | None:
+        """The role a minimal table's one pad stands for now (None on a full table)."""
+        single = getattr(self.top.companion, "single_pad", None)
+        return None if single is None else single.focus
 
     def _phase(self) -> str:
         companion = self.top.companion
@@ -237,8 +251,8 @@ class SimTable:
         return out
 
     def _seat_pad(self, seat: int) -> str | None:
-        if self._game() == "res-arcana" and seat < len(self.pads):
-            return self.pads[seat]
+        if self._game() == "res-arcana" and seat < len(self.roles):
+            return self.roles[seat]
         return None
 
     @staticmethod

@@ -53,8 +53,14 @@ class Client:
 class Sim:
     """A served SimTable: `table` (call it only between requests), `client`, `stop()`."""
 
-    def __init__(self, state_dir: Any, token: str | None = None, tick_s: float = 0) -> None:
-        self.table = SimTable(state_dir)
+    def __init__(
+        self,
+        state_dir: Any,
+        token: str | None = None,
+        tick_s: float = 0,
+        profile: str = "full-table",
+    ) -> None:
+        self.table = SimTable(state_dir, profile)
         self.running = Running(make_app(self.table, token=token, tick_s=tick_s))
         self.client = Client(self.running.url, token)
         self.url = self.running.url
@@ -75,8 +81,8 @@ def make_sim(tmp_path):
     """
     started: list[Sim] = []
 
-    def start(token: str | None = None) -> Sim:
-        served = Sim(tmp_path / "state", token=token)
+    def start(token: str | None = None, profile: str = "full-table") -> Sim:
+        served = Sim(tmp_path / "state", token=token, profile=profile)
         started.append(served)
         return served
 

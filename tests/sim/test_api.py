@@ -352,3 +352,24 @@ def test_a_restarted_simulator_finds_the_game_where_it_was(make_sim):
     assert json.loads(after[0])["record"] == json.loads(before[0])["record"]
     assert len(json.loads(after[0])["record"]) == 4
     assert after[1] == before[1]
+
+
+# -- a minimal table ----------------------------------------------------------------------------
+def test_a_minimal_tables_one_pad_seats_the_players_role_by_role(make_sim):
+    sim = make_sim(profile="minimal")
+    table = sim.client.get("/api/state")[1]["table"]
+    assert (table["pads"], table["displays"], table["focus"]) == (["main"], ["main"], "status")
+    status, answer = sim.client.post("/api/tap", {"pad": "stake-0", "card": "fire_mage"})
+    assert status == 400 and answer["error"].startswith("There is no pad 'stake-0'")
+    bot = resarcana.Bot(5, 2)
+    for kind, where, *card in bot.setup_steps():
+        if kind == "press":
+            assert sim.client.post("/api/button", {"name": where})[0] == 200
+            continue
+        while sim.client.get("/api/state")[1]["table"]["focus"] != where:
+            assert sim.client.post("/api/button", {"name": "select", "held": True})[0] == 200
+        assert sim.client.post("/api/tap", {"pad": "main", "card": card[0]})[0] == 200
+    state = sim.client.get("/api/state?seat=0")[1]
+    assert state["phase"] == "play"
+    assert [p["pad"] for p in state["players"]] == ["stake-0", "stake-1"]
+    assert {pad for card in state["hand"]["cards"] for pad in card["pads"]} == {"stake-0"}

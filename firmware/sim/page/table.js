@@ -80,14 +80,14 @@ function buildTable(table) {
     const button = element("button", { type: "button", "data-button": name }, name);
     button.addEventListener("click", () => press(name, false));
     buttons.append(button);
-    if (name === "undo") {
-      const hold = element("button", {
-        type: "button",
-        "data-button": "undo",
-        "data-held": "true",
-        title: "Holding Undo redoes what was undone",
-      }, "hold undo (redo)");
-      hold.addEventListener("click", () => press("undo", true));
+    const holds = {
+      undo: ["hold undo (redo)", "Holding Undo redoes what was undone"],
+      select: ["hold select (next pad)", "Holding Select moves the one pad to the next role"],
+    };
+    if (holds[name] && (name !== "select" || table.focus)) {
+      const [label, title] = holds[name];
+      const hold = element("button", { type: "button", "data-button": name, "data-held": "true", title }, label);
+      hold.addEventListener("click", () => press(name, true));
       buttons.append(hold);
     }
   }
@@ -169,12 +169,15 @@ function drawPlayers(state) {
 function drawPads(state) {
   const stakes = state.view && state.view.stakes ? state.view.stakes : [];
   for (const pad of document.querySelectorAll("button.pad")) {
-    const role = pad.dataset.pad;
-    let caption = "";
+    // A minimal table's one pad stands for one of the game's pads at a time (hold select).
+    const role = state.table.focus || pad.dataset.pad;
+    let caption = state.table.focus ? `now: ${role}` : "";
     const sitter = state.players.find((p) => p.pad === role);
-    if (sitter) caption = sitter.name;
-    const index = state.table.pads.indexOf(role);
-    if (stakes[index] && stakes[index].market_name) caption = stakes[index].market_name;
+    if (sitter) caption += (caption ? " · " : "") + sitter.name;
+    const index = state.table.roles.indexOf(role);
+    if (stakes[index] && stakes[index].market_name) {
+      caption += (caption ? " · " : "") + stakes[index].market_name;
+    }
     pad.querySelector(".pad-caption").textContent = caption;
     pad.classList.toggle("target", Boolean(selected && selectedPads().includes(role)));
   }
@@ -223,7 +226,8 @@ function prompt(state) {
 }
 
 function draw(state) {
-  if (!current || JSON.stringify(current.table) !== JSON.stringify(state.table)) buildTable(state.table);
+  const layout = (table) => JSON.stringify({ ...table, focus: Boolean(table.focus) });
+  if (!current || layout(current.table) !== layout(state.table)) buildTable(state.table);
   current = state;
   document.getElementById("game").textContent = state.game ? `· ${state.game}` : "· choose a game";
   drawScreens(state);
