@@ -111,6 +111,8 @@ def _tasks(value: Any, catalog: Catalog, variant: str, count: int) -> tuple[tupl
         if value not in (None, []):
             raise RecordError('"tasks" belong to the advanced variant')
         return tuple(() for _ in range(count))
+    if value is None:  # tasks kept secret from the companion: they are not scored
+        return tuple(() for _ in range(count))
     if not isinstance(value, list) or len(value) != count:
         raise RecordError(f'the advanced variant needs "tasks": {TASKS_KEPT} task cards per player')
     if len(catalog.tasks) < TASKS_DEALT * count:

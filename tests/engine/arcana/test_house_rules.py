@@ -461,6 +461,15 @@ def test_rule_10_the_stash_choice_closes_with_the_next_player_action(game):
     assert g.refuse(0, "stash", "m_agent_05").code == "not_stashable"
 
 
+def test_rule_10_an_advanced_setup_may_leave_the_secret_tasks_out(setup_for):
+    setup = setup_for(variant="advanced")
+    del setup["tasks"]
+    assert RULES.setup(setup).tasks == ((), ())
+    setup["tasks"] = [["task_01", "task_01"], ["task_02", "task_03"]]
+    with pytest.raises(RecordError, match="dealt twice"):
+        RULES.setup(setup)
+
+
 def test_rule_10_tasks_score_only_at_the_game_end(game):
     g = game(changes=TWO_POLITICAL, variant="advanced",
              stakes=["m_agent_01", "m_agent_03", "m_agent_04", "m_agent_05", "m_agent_02"],
