@@ -115,3 +115,18 @@ def test_catalog_playtest_reports_rounds_per_game_of_bot_games():
     for key in ("2_players", "4_players"):
         assert sum(figures[key]["rounds_per_game"].values()) == 3
         assert figures[key]["unfinished"] == 0
+
+
+def test_replay_accepts_an_inline_catalog_object(tmp_path, game):
+    g = game(changes={"blades_agent_2": {"arcana": {"political": 2}}})
+    g.play(
+        {0: [("agent", "blades_agent_1", {"stake": 4}), ("agent", "blades_agent_2", {"stake": 4})]}
+    )
+    g.do(None, "reveal", "m_agent_20", stake=4)
+    record = tmp_path / "inline.jsonl"
+    record.write_text(dumps("arcana", g.setup, g.lines), encoding="utf-8")
+    done = arcana_table("replay", str(record))
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result == g.result and result["round"] == 2 and not result["finished"]
+    assert result["players"][0]["vp"] == 3 and result["stakes"][4]["market"] == "m_agent_20"
