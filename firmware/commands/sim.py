@@ -36,6 +36,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the seating with --game")
     parser.add_argument(
+        "--variant",
+        choices=("basic", "advanced"),
+        default="basic",
+        help="with --game arcana: the variant (advanced: kept tasks too)",
+    )
+    parser.add_argument(
         "--profile",
         default="full-table",
         help="table profile: a shipped name (full-table, minimal) or a TOML file",
@@ -98,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"resuming game {companion.game_id} ({companion.rules.name}) from {state_dir}")
     elif args.game:
         try:
-            table.set_up(args.game, args.players, args.seed)
+            table.set_up(args.game, args.players, args.seed, args.variant)
         except ValueError as err:
             table.close()
             print(f"arcana-table sim: {err}", file=sys.stderr)

@@ -121,12 +121,14 @@ class SimTable:
         self._changed(only_if_frames_differ=True)
         return self.version != before
 
-    def set_up(self, game: str, players: int, seed: int = 1) -> None:
-        """Skip the choice: press and tap what seats `players` in `game`, as a bot would."""
+    def set_up(self, game: str, players: int, seed: int = 1, variant: str | None = None) -> None:
+        """Skip the choice: press and tap what seats `players` in `game`, as a bot would
+        (Arcana: in `variant`, basic by default)."""
         if game not in GAMES:
             raise BadInput(f"Unknown game {game!r} (games: {', '.join(GAMES)})")
         module = importlib.import_module(CONTROLLERS[game])
-        bot = module.Bot(seed, players, pads=self.roles)
+        options = {"variant": variant} if game == "arcana" and variant else {}
+        bot = module.Bot(seed, players, pads=self.roles, **options)
         for step in bot.setup_steps():
             if step[0] != "tap":
                 self.press(step[1])
