@@ -116,7 +116,8 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     except web.HTTPNotFound:
         return _json_error(404, f"There is nothing at {request.path}")
     except web.HTTPMethodNotAllowed as err:
-        return _json_error(405, f"{request.method} is not allowed here (use {err.allowed_methods})")
+        allowed = ", ".join(sorted(err.allowed_methods))
+        return _json_error(405, f"{request.method} is not allowed here (use {allowed})")
 
 
 @web.middleware

@@ -155,7 +155,7 @@ def test_bad_input_answers_400_with_the_reason_and_changes_nothing(sim, path, ra
 
 def test_a_get_on_an_action_is_refused(sim):
     status, answer = sim.client.get("/api/tap")
-    assert status == 405 and "GET is not allowed here" in answer["error"]
+    assert (status, answer["error"]) == (405, "GET is not allowed here (use POST)")
 
 
 # -- a game through the API ------------------------------------------------------------------------
