@@ -76,14 +76,11 @@ def stash(table: Table, action: Action, events: list) -> None:
     table.under_base[player].add(action.card)
     events.append(Stashed(player, action.card))
     if table.phase == "play" and not table.acted and action.card in table.ready[player]:
-        # The round has not really begun: the card never was in the new round's hand.
+        # The round has not really begun: the card never was in the new round's hand. The
+        # winner keeps at least the agent, or the relic that brought the militia, that won
+        # it, so their hand cannot become empty here.
         table.ready[player].discard(action.card)
         table.hand[player] = min(HAND, len(table.ready[player]))
-        if not any(table.hand):
-            table.round -= 1
-            _finish(table, events, "no_cards")
-        elif table.turn == player and table.hand[player] == 0:
-            table.turn = next_with_cards(table, table.start_player)
 
 
 def settle(table: Table, events: list) -> None:

@@ -453,6 +453,16 @@ def test_rule_10_a_won_card_may_go_under_the_base_before_the_next_player_action(
     assert basic.refuse(0, "stash", "m_agent_05").code == "advanced_only"
 
 
+def test_rule_10_a_card_stashed_before_the_next_rounds_first_action_is_not_in_its_hand(game):
+    g = game(changes=TWO_POLITICAL, variant="advanced")
+    two = [["blades_agent_1", "blades_agent_2"], [f"ferrymen_agent_{n}" for n in range(1, 9)]]
+    edited(g, possession=two, ready=two, hand=[2, 4])
+    german_example(g)
+    assert g.state.round == 2 and g.state.hand == (3, 4)  # the agents and the won card
+    g.do(0, "stash", "m_agent_05")
+    assert g.state.hand == (2, 4) and "m_agent_05" not in g.state.ready[0]
+
+
 def test_rule_10_the_stash_choice_closes_with_the_next_player_action(game):
     g = game(changes=TWO_POLITICAL, variant="advanced")
     german_example(g)
