@@ -60,21 +60,6 @@ class _Reach(dict):
 REACH = _Reach()  # at most 8**5 entries
 
 
-class _ReachOfStock(dict):
-    """stock -> REACH[capped(stock)]: most stocks met in play were met before."""
-
-    LIMIT = 1 << 18  # entries kept at most (a bound on memory for long benchmark runs)
-
-    def __missing__(self, stock: int) -> tuple[int, int]:
-        if len(self) >= self.LIMIT:
-            self.clear()
-        found = self[stock] = REACH[capped(stock)]
-        return found
-
-
-REACH_OF = _ReachOfStock()
-
-
 def reach(stock: int) -> tuple[int, int]:
     """Masks of the cards a stock can pay for: (their cost, their power's cost).
 
@@ -83,4 +68,6 @@ def reach(stock: int) -> tuple[int, int]:
     >>> bool(pay >> 18 & 1)   # Seer's Orb, 2 calm
     True
     """
-    return REACH_OF[stock]
+    # capped(stock), inline: this runs after every payment and every production
+    many = ((stock & ABOVE_7) + ABOVE_7) & GUARD
+    return REACH[(stock & SEVEN) | (many >> (WIDTH - 1)) * LARGEST]

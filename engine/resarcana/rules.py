@@ -30,7 +30,7 @@ from engine.resarcana.actions import (
     misfit,
 )
 from engine.resarcana.essences import GUARD, NEAR_CAP, clamp, shortfall
-from engine.resarcana.purse import REACH_OF
+from engine.resarcana.purse import reach
 from engine.resarcana.state import (
     ARTIFACT_BITS,
     BEST,
@@ -198,7 +198,7 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
         else:
             s[BUYABLE] = state[BUYABLE] ^ bit
     s[b + ESS] = stock
-    s[b + REACH] = REACH_OF[stock]
+    s[b + REACH] = reach(stock)
     s[CURRENT] = table.next_seat[state[PASSED]][p]
     done = _new(Applied)
     _set_state(done, tuple(s))
@@ -291,7 +291,7 @@ def _end_round(s: list[Any], table: Any, events: tuple[Any, ...]) -> tuple[Any, 
         if stock & NEAR_CAP:
             stock = clamp(stock)
         s[b + ESS] = stock
-        s[b + REACH] = REACH_OF[stock]
+        s[b + REACH] = reach(stock)
         out.append(event)
     return tuple(out)
 
