@@ -189,7 +189,7 @@ class SimTable:
             "record": [],
             "result": None,
             "view": None,
-            "table_cards": [],
+            "table_cards": views.setup_cards(self.games, companion.controller),
             "box": views.card_box(game, self.games),
         }
         if companion.game_id is not None and companion.rules is not None and game is not None:

@@ -160,3 +160,44 @@ def table_cards(game: str, games: Any, rules: Any, state: Any, pads: Sequence[st
     """Cards the table itself may take now (Arcana: the next market card of a stake)."""
     playable = moves(game, rules, state, pads).get(None, {})
     return _entries(game, games, sorted(playable), playable)
+
+
+def setup_cards(games: Any, chooser: Any) -> list[dict[str, Any]]:
+    """The cards the setup screens wait for, once the game is chosen: Res Arcana's mages;
+    Arcana's guild bases, then the stakes' first market cards, then (advanced) the tasks.
+    Cards already used are greyed, except tasks: which ones were kept stays secret."""
+    inner = getattr(chooser, "inner", None)
+    if inner is None:
+        return []
+    pads = tuple(getattr(inner, "pads", ()))
+    if isinstance(getattr(inner, "mages", None), dict):  # Res Arcana: a mage takes a seat
+        from engine.resarcana import CARDS
+
+        mages = sorted(card for card, found in CARDS.items() if found.kind == "mage")
+        return _setup_entries("res-arcana", games, mages, set(inner.mages.values()), "seat", pads)
+    catalog = games.catalog
+    phase = getattr(inner, "phase", None)
+    if phase == "seats":
+        bases = [catalog.base_of(guild) for guild in sorted(catalog.guilds)]
+        seated = {catalog.base_of(guild) for guild in inner.guilds}
+        return _setup_entries("arcana", games, bases, seated, "seat", pads[:1])
+    if phase == "stakes":
+        market = sorted(catalog.market)
+        stakes = pads[: len(inner.stakes)]
+        return _setup_entries("arcana", games, market, set(inner.stakes), "stake", stakes)
+    if phase == "tasks":
+        return _setup_entries("arcana", games, sorted(catalog.tasks), set(), "task", pads[:1])
+    return []
+
+
+def _setup_entries(
+    game: str, games: Any, cards: list[str], used: set[Any], kind: str, pads: Sequence[str]
+) -> list[dict[str, Any]]:
+    out = []
+    for card in cards:
+        info: dict[str, Any] = card_info(game, games, card)
+        info["playable"] = card not in used
+        info["actions"] = [kind]
+        info["pads"] = list(pads)
+        out.append(info)
+    return out

@@ -170,6 +170,15 @@ def test_seating_through_the_api_begins_a_journalled_game(sim):
     assert state["result"]["round"] == 1 and not state["result"]["finished"]
 
 
+def test_the_setup_offers_the_cards_it_waits_for(sim):
+    perform(sim.client, [("press", "select"), ("press", "ok")])  # Res Arcana
+    mages = sim.client.get("/api/state")[1]["table_cards"]
+    assert [(c["kind"], c["playable"]) for c in mages] == [("mage", True)] * 4
+    perform(sim.client, [("tap", "stake-1", mages[2]["id"])])
+    after = sim.client.get("/api/state")[1]["table_cards"]
+    assert [c["playable"] for c in after] == [True, True, False, True]
+
+
 def test_a_seats_hand_lists_playable_cards_and_greys_the_rest(sim):
     bot = seat_res_arcana(sim.client)
     current = sim.client.get("/api/state")[1]["view"]["current"]

@@ -243,6 +243,8 @@ function draw(state) {
   }
   drawSecret(state);
   document.getElementById("table-cards-area").hidden = state.table_cards.length === 0;
+  document.getElementById("table-cards-title").textContent =
+    state.phase === "setup" ? "Cards for the setup (the status screen says which)" : "For the table";
   drawCards("table-cards", state.table_cards, "table");
   drawBox(state);
   drawPads(state);
