@@ -115,8 +115,8 @@ def legal_actions(state: State) -> list[Action]:
     return legal
 
 
-# An Applied built without the frozen dataclass's __init__, which costs more than the rest
-# of a typical action: same class, same fields, set once through the slots.
+# An Applied built without the frozen dataclass's __init__ (0.45 µs here, against 0.29 µs
+# this way; a whole pass takes about 1 µs): same class, same fields, set once each.
 _new = object.__new__
 _set_state = Applied.state.__set__  # type: ignore[attr-defined]
 _set_events = Applied.events.__set__  # type: ignore[attr-defined]
