@@ -57,7 +57,7 @@ def reveal(table: Table, action: Action, events: list) -> None:
             table.ending = True
         return
     table.markets[stake] = card.id
-    table.seen.add(card.id)
+    table.seen = table.seen | {card.id}
     events.append(CardRevealed(stake, card.id, table.piles[stake]))
 
 

@@ -109,8 +109,7 @@ def _from_hand(table: Table, player: int, card_id: str, kind: str | None) -> Car
     table.ready[player].discard(card_id)
     table.hand[player] -= 1
     table.acted = True
-    for cards in table.stashable:
-        cards.clear()  # the stash decision ends with the next player action
+    table.close_stash()
     return card
 
 
