@@ -38,7 +38,8 @@ class Client:
             with urllib.request.urlopen(request, timeout=30) as response:
                 status, payload, kind = response.status, response.read(), response.headers
         except urllib.error.HTTPError as err:
-            status, payload, kind = err.code, err.read(), err.headers
+            with err:
+                status, payload, kind = err.code, err.read(), err.headers
         if kind.get_content_type() == "application/json":
             return status, json.loads(payload)
         return status, payload

@@ -39,7 +39,8 @@ def address_of(process: subprocess.Popen[str]) -> tuple[str, list[str]]:
 
 def stop(process: subprocess.Popen[str]) -> int:
     process.send_signal(signal.SIGTERM)
-    return process.wait(timeout=30)
+    process.communicate(timeout=30)  # reads what is left and closes the pipes
+    return process.returncode
 
 
 def state_at(url: str) -> dict:
@@ -107,6 +108,7 @@ def test_a_public_address_with_a_token_prints_it_in_the_address(tmp_path):
         url, _ = address_of(process)
         with pytest.raises(urllib.error.HTTPError) as refused:
             state_at(url.split("?")[0])
+        refused.value.close()
         assert refused.value.code == 401
         with urllib.request.urlopen(url.replace("/?", "/api/state?"), timeout=30) as answer:
             assert json.load(answer)["phase"] == "setup"
