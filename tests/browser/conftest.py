@@ -132,8 +132,9 @@ class PageTable:
             )
 
     def pick(self, card: str) -> str:
-        """Click the card where the page offers it; answers where: hand, table or box."""
-        for where in ("hand", "table-cards"):
+        """Click the card where the page offers it: the hand, the face-down agents, the
+        table's cards, else the card box; answers which."""
+        for where in ("hand", "face-down", "table-cards"):
             found = self.page.locator(f'#{where} [data-card="{card}"]')
             if found.count():
                 found.first.click()

@@ -197,10 +197,12 @@ function drawSecret(state) {
   const faceDown = state.hand.secret.face_down || [];
   const tasks = state.hand.secret.tasks || [];
   if (faceDown.length) {
+    // Clickable like any card: a location's "move an agent" asks for one of these.
     secret.append(element("h3", {}, "Your face-down agents"));
-    const list = element("ul", { id: "face-down" });
+    const list = element("div", { id: "face-down", class: "cards" });
     for (const agent of faceDown) {
-      list.append(element("li", { "data-card": agent.card }, `${agent.name} on ${agent.pad || "stake " + agent.stake}`));
+      const where = agent.pad || "stake " + agent.stake;
+      list.append(cardButton({ id: agent.card, name: agent.name, kind: `face down on ${where}` }, "secret"));
     }
     secret.append(list);
   }
