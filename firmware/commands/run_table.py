@@ -54,7 +54,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"arcana-table run: {err}", file=sys.stderr)
         return 2
     games.bindings = journal.bindings()
-    table = build_table(profile, emulated=args.emulated)
+    try:
+        table = build_table(profile, emulated=args.emulated)
+    except Exception as err:  # off a Pi, Blinka cannot load the GPIO/SPI/I2C it needs
+        journal.close()
+        print(
+            f"arcana-table run: cannot open the table's hardware: {type(err).__name__}: {err}"
+            " (on a machine without the table, add --emulated; on the Pi, run"
+            " `arcana-table selftest --profile ...`)",
+            file=sys.stderr,
+        )
+        return 1
     service = Service.from_environment()
     try:
         TableLoop(table, journal, games, service).run()

@@ -84,3 +84,16 @@ def test_a_broken_profile_is_refused_before_any_device(tmp_path):
     )
     assert done.returncode == 2
     assert "17" in done.stderr and "line" in done.stderr
+
+
+def test_without_the_table_hardware_it_says_so_and_exits_1(tmp_path):
+    # This machine is not a Pi: Blinka cannot open the profile's SPI bus and GPIO pins.
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware", "run", "--state-dir", str(tmp_path / "state")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1
+    assert "cannot open the table's hardware" in done.stderr
+    assert "Traceback" not in done.stderr
