@@ -123,7 +123,11 @@ async def _serve(
         await site.start()
     except OSError as err:
         await runner.cleanup()
-        print(f"arcana-table sim: cannot listen on {host}:{port} ({err.strerror})", file=sys.stderr)
+        print(
+            f"arcana-table sim: cannot listen on {host}:{port} ({err.strerror}); "
+            "choose another port with --port (0: any free one)",
+            file=sys.stderr,
+        )
         return 2
     bound = runner.addresses[0][1]  # the port chosen when --port 0
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

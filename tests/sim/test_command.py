@@ -132,3 +132,30 @@ def test_a_public_address_with_a_token_prints_it_in_the_address(tmp_path):
 )
 def test_which_addresses_count_as_this_machine_only(host, loopback):
     assert is_loopback(host) is loopback
+
+
+def test_a_busy_port_is_named_with_what_to_do(tmp_path):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "firmware",
+                "sim",
+                "--port",
+                str(port),
+                "--state-dir",
+                str(tmp_path),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "choose another port with --port" in done.stderr
