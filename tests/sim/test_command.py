@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import signal
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -135,8 +136,6 @@ def test_which_addresses_count_as_this_machine_only(host, loopback):
 
 
 def test_a_busy_port_is_named_with_what_to_do(tmp_path):
-    import socket
-
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
