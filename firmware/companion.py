@@ -171,6 +171,8 @@ class Companion:
                 self._tap(pad, uid, written_id)
             case Press("select", True) if self.single_pad is not None:
                 self.single_pad.next()
+            case Press("ok", True) if self.finished:
+                self.new_game()  # hold OK on the ranking: the next game's setup
             case Press("undo", held):
                 self._undo(redo=held)
             case Press(button, held):

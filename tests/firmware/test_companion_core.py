@@ -150,3 +150,20 @@ def test_undo_first_cancels_a_half_entered_choice(tmp_path):
         assert top.journal.lines(game) == lines  # the last action stays
         top.press("undo")
         assert top.journal.lines(game) == lines[:-1]
+
+
+def test_holding_ok_after_the_ranking_sets_up_the_next_game(tmp_path):
+    from firmware.controllers.resarcana import Bot
+
+    with Tabletop(tmp_path, TableGames()) as top:
+        bot = Bot(2, 2)
+        for step in bot.setup_steps():
+            top.perform(step)
+        while not top.companion.controller.is_over():
+            for step in bot.next_steps(top.companion.controller.state):
+                top.perform(step)
+        top.press("ok", held=True)
+        assert top.companion.game_id is None
+        choice = render(ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards")))
+        assert same(top.screens()["status"], choice)
+        assert top.journal.games()[0].result["finished"]
