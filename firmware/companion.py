@@ -28,6 +28,7 @@ from firmware.registry import Registry
 log = logging.getLogger(__name__)
 
 NOTICE_SECONDS = 3.0
+UNKNOWN_CARD = "Unknown card - enroll it"
 
 
 class Screen(Protocol):
@@ -141,7 +142,12 @@ class Companion:
         """Resume the journal's unfinished game exactly where it was, or show the setup."""
         game_id = self.journal.unfinished()
         if game_id is not None:
-            self._open_game(game_id)
+            try:
+                self._open_game(game_id)
+            except JournalError as err:  # kept in the journal, but no longer playable here
+                log.error("%s", err)
+                self.journal.finish(game_id, {"abandoned": str(err)})
+                self._notify(self.status_role, str(err))
         if self.journal.notice:
             self._notify(self.status_role, self.journal.notice)
         self.redraw()
@@ -194,7 +200,7 @@ class Companion:
             return
         card = self.registry.card_for(uid, written_id)
         if card is None:
-            self._refuse("Unknown card - enroll it", pad, pattern="unknown")
+            self._refuse(UNKNOWN_CARD, pad, pattern="unknown")
             return
         self._reply(self.controller.tap(pad, card), pad)
 

@@ -17,6 +17,7 @@ from typing import Any
 from PIL import Image
 
 from engine.protocol import Rules
+from firmware.companion import UNKNOWN_CARD
 from firmware.controllers.base import Controller
 from firmware.controllers.chooser import GameChooser
 from firmware.registry import Registry
@@ -28,7 +29,6 @@ from firmware.screens import (
     render,
 )
 
-UNKNOWN_CARD = "Unknown card - enroll it"
 FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
 VERBS = {
     "agent": "placed",

@@ -29,6 +29,8 @@ def run(args: argparse.Namespace) -> int:
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.started))
         if entry.result is None:
             outcome = "in progress"
+        elif "abandoned" in entry.result:
+            outcome = f"abandoned: {entry.result['abandoned']}"
         else:
             scores = ", ".join(f"{p['name']} {p['vp']}" for p in entry.result.get("players", []))
             winners = " & ".join(entry.result.get("winners", []))

@@ -167,3 +167,21 @@ def test_holding_ok_after_the_ranking_sets_up_the_next_game(tmp_path):
         choice = render(ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards")))
         assert same(top.screens()["status"], choice)
         assert top.journal.games()[0].result["finished"]
+
+
+def test_a_journalled_game_that_no_longer_replays_is_set_aside(tmp_path):
+    from firmware.journal import Journal
+
+    with Journal.open(tmp_path) as journal:
+        game = journal.start(
+            "res-arcana",
+            {"players": ["A", "B"], "start_player": 0, "mages": ["fire_mage", "shadow_priest"]},
+        )
+        journal.append(game, {"player": 1, "action": "pass"})  # not player 1's turn
+    with Tabletop(tmp_path, TableGames()) as top:
+        assert top.companion.game_id is None
+        assert top.journal.games()[0].result["abandoned"].startswith(f"game {game} no longer")
+        choice = render(ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards")))
+        assert not same(top.screens()["status"], choice)  # the notice says why first
+        top.wait(5)
+        assert same(top.screens()["status"], choice)
