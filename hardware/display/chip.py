@@ -93,10 +93,28 @@ class OledChip:
 
     def data(self, payload) -> None:
         """Write display RAM at the address pointer, moving it as the chip would."""
-        for byte in payload:
-            self.data_seen += 1
-            self.ram[self._page][self._column] = byte
+        payload = bytes(payload)
+        self.data_seen += len(payload)
+        if self._mode == VERTICAL and self.chip != "sh1106":
+            for byte in payload:
+                self.ram[self._page][self._column] = byte
+                self._advance()
+            return
+        # Page and horizontal addressing fill a page row left to right: copy whole runs up
+        # to the row's end (the emulator decodes every frame of the demo and the simulator).
+        while payload:
+            end = self._row_end()
+            run = payload[: max(1, end - self._column + 1)]  # past the end: one byte, then wrap
+            self.ram[self._page][self._column : self._column + len(run)] = run
+            self._column += len(run) - 1
+            payload = payload[len(run) :]
             self._advance()
+
+    def _row_end(self) -> int:
+        """The last column the pointer reaches before it wraps."""
+        if self.chip == "sh1106":
+            return self.ram_columns - 1
+        return self._columns[1]
 
     # -- what the panel shows -----------------------------------------------------------
 
