@@ -29,8 +29,9 @@ from engine.resarcana.actions import (
     canonical,
     misfit,
 )
-from engine.resarcana.essences import GUARD, NEAR_CAP, clamp, shortfall
-from engine.resarcana.purse import reach
+from engine.resarcana.essences import GUARD, NEAR_CAP, WIDTH, clamp, shortfall
+from engine.resarcana.purse import ABOVE_7, LARGEST, SEVEN, reach
+from engine.resarcana.purse import REACH as REACH_OF
 from engine.resarcana.state import (
     ARTIFACT_BITS,
     BEST,
@@ -115,18 +116,12 @@ def legal_actions(state: State) -> list[Action]:
     return legal
 
 
-# An Applied built without the frozen dataclass's __init__ (0.45 µs here, against 0.29 µs
-# this way; a whole pass takes about 1 µs): same class, same fields, set once each.
+# An Applied is built without the frozen dataclass's __init__ (0.45 µs here, against 0.29 µs
+# this way; a whole pass takes about 1 µs): same class, same fields, set once each. `apply`
+# and `_pass` do it inline, as they are the two ways out of almost every action.
 _new = object.__new__
 _set_state = Applied.state.__set__  # type: ignore[attr-defined]
 _set_events = Applied.events.__set__  # type: ignore[attr-defined]
-
-
-def _applied(state: State, events: tuple[Any, ...]) -> Applied[State]:
-    done = _new(Applied)
-    _set_state(done, state)
-    _set_events(done, events)
-    return done
 
 
 def apply(state: State, action: Action) -> Applied[State] | Rejection:
@@ -259,41 +254,54 @@ def _pass(state: State, p: int) -> Applied[State]:
     else:
         s[PASSED] = passed
         s[CURRENT] = table.next_seat[passed][p]
-    return _applied(tuple(s), events)
+    done = _new(Applied)
+    _set_state(done, tuple(s))
+    _set_events(done, events)
+    return done
 
 
 ROUND_ENDED = _Memo(ev.RoundEnded)
-# [start player][round] -> the event
-ROUND_STARTED = [
-    _Memo(lambda round_, start=start: ev.RoundStarted(round_, start)) for start in range(4)
+# [start player][round ending] -> (RoundEnded, RoundStarted of the next round): the two
+# events every round end but the last has, built once.
+TURN_OF_ROUND = [
+    _Memo(lambda now, start=start: (ROUND_ENDED[now], ev.RoundStarted(now + 1, start)))
+    for start in range(4)
 ]
+_MANY_SHIFT = WIDTH - 1
 
 
 def _end_round(s: list[Any], table: Any, events: tuple[Any, ...]) -> tuple[Any, ...]:
     """Everyone has passed: the 10-VP check, then the next round with production."""
     now = s[ROUND]
     if s[BEST] >= VP_TO_END:
-        vps = [s[b + SCORE] for b in table.seat_bases]
-        s[FINISHED] = True
-        s[PASSED] = table.everyone
-        ranks = ranking(tuple(vps))
-        winners = tuple(q for q, rank in enumerate(ranks) if rank == 1)
-        return (*events, ROUND_ENDED[now], ev.GameEnded(now, winners, tuple(vps), ranks))
+        return _end_game(s, table, events, now)
+    start = s[FIRST]
     s[ROUND] = now + 1
-    s[USED] = 0
-    s[PASSED] = 0
-    s[START] = s[CURRENT] = start = s[FIRST]
+    s[USED] = s[PASSED] = 0
+    s[START] = s[CURRENT] = start
     s[FIRST] = -1
-    out = [*events, ROUND_ENDED[now], ROUND_STARTED[start][now + 1]]
+    produced = []
     for b, producer in zip(table.seat_bases, table.producers, strict=True):
-        produced, event = producer[s[b + TABLEAU]]
-        stock = s[b + ESS] + produced
+        gain, event = producer[s[b + TABLEAU]]
+        stock = s[b + ESS] + gain
         if stock & NEAR_CAP:
             stock = clamp(stock)
         s[b + ESS] = stock
-        s[b + REACH] = reach(stock)
-        out.append(event)
-    return tuple(out)
+        # purse.reach, inline: a round end recomputes it for every seat
+        many = ((stock & ABOVE_7) + ABOVE_7) & GUARD
+        s[b + REACH] = REACH_OF[(stock & SEVEN) | (many >> _MANY_SHIFT) * LARGEST]
+        produced.append(event)
+    return events + TURN_OF_ROUND[start][now] + tuple(produced)
+
+
+def _end_game(s: list[Any], table: Any, events: tuple[Any, ...], now: int) -> tuple[Any, ...]:
+    """Someone has 10 VP at a round's end: the game is over, ranked by VP."""
+    vps = [s[b + SCORE] for b in table.seat_bases]
+    s[FINISHED] = True
+    s[PASSED] = table.everyone
+    ranks = ranking(tuple(vps))
+    winners = tuple(q for q, rank in enumerate(ranks) if rank == 1)
+    return (*events, ROUND_ENDED[now], ev.GameEnded(now, winners, tuple(vps), ranks))
 
 
 def ranking(vps: tuple[int, ...]) -> tuple[int, ...]:
