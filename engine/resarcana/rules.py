@@ -48,6 +48,8 @@ from engine.resarcana.state import (
     ORDER,
     OUT,
     PASSED,
+    PRODUCES,
+    PRODUCTION,
     REACH,
     ROUND,
     SCORE,
@@ -172,6 +174,7 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
             if stock & GUARD:
                 return _cannot_afford(state, p, card, cost, "")
             s[b + TABLEAU] = state[b + TABLEAU] | bit
+            s[b + PRODUCES] = state[b + PRODUCES] + PRODUCTION[card]
         else:
             stock += gain
         s[b + HAND_SIZE] = state[b + HAND_SIZE] - 1
@@ -183,6 +186,7 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
         if stock & GUARD:
             return _cannot_afford(state, p, card, cost, "")
         s[b + TABLEAU] = state[b + TABLEAU] | bit
+        s[b + PRODUCES] = state[b + PRODUCES] + PRODUCTION[card]
         s[OUT] = out = state[OUT] | bit
         s[b + SCORE] = score = state[b + SCORE] + vp
         if score > state[BEST]:
@@ -281,8 +285,8 @@ def _end_round(s: list[Any], table: Any, events: tuple[Any, ...]) -> tuple[Any, 
     s[START] = s[CURRENT] = start
     s[FIRST] = -1
     produced = []
-    for b, producer in zip(table.seat_bases, table.producers, strict=True):
-        gain, event = producer[s[b + TABLEAU]]
+    for b, events_of in zip(table.seat_bases, table.produced_events, strict=True):
+        gain = s[b + PRODUCES]
         stock = s[b + ESS] + gain
         if stock & NEAR_CAP:
             stock = clamp(stock)
@@ -290,7 +294,7 @@ def _end_round(s: list[Any], table: Any, events: tuple[Any, ...]) -> tuple[Any, 
         # purse.reach, inline: a round end recomputes it for every seat
         many = ((stock & ABOVE_7) + ABOVE_7) & GUARD
         s[b + REACH] = REACH_OF[(stock & SEVEN) | (many >> _MANY_SHIFT) * LARGEST]
-        produced.append(event)
+        produced.append(events_of[gain])
     return events + TURN_OF_ROUND[start][now] + tuple(produced)
 
 

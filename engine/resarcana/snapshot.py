@@ -24,6 +24,7 @@ from engine.resarcana.state import (
     ORDER,
     OUT,
     PASSED,
+    PRODUCES,
     REACH,
     ROUND,
     SCORE,
@@ -38,6 +39,7 @@ from engine.resarcana.state import (
     W,
     buyable,
     initial,
+    production,
     vp_of,
 )
 
@@ -107,6 +109,7 @@ def state_from_json(data: dict[str, Any]) -> State:
         s[base + DECK] = tuple(INDEX[c] for c in seat["deck"])
         s[base + DECK_SIZE] = _count(seat["deck_size"])
         s[base + TABLEAU] = _mask(seat["tableau"])
+        s[base + PRODUCES] = production(table.mages[q], s[base + TABLEAU])
         out |= s[base + TABLEAU]
     s[OUT] = out
     for base in range(G, len(s), W):

@@ -45,9 +45,11 @@ ROUND, CURRENT, START, FIRST, PASSED, FINISHED, USED, OUT, BUYABLE, BEST, TABLE 
 G = 11
 # Fields of a seat's block: essences (packed), what they can pay for (`purse.reach`), VP
 # tokens, VP (places + monuments + tokens), hand (mask; 0 when unknown), hand size, deck
-# (tuple of card indices, top first; () when unknown), deck size, tableau (mask).
-ESS, REACH, TOKENS, SCORE, HAND, HAND_SIZE, DECK, DECK_SIZE, TABLEAU = range(9)
-W = 9
+# (tuple of card indices, top first; () when unknown), deck size, tableau (mask), and what
+# the mage and tableau produce at the start of a round (packed; kept up to date as cards
+# join the tableau, so a round end never sums a tableau).
+ESS, REACH, TOKENS, SCORE, HAND, HAND_SIZE, DECK, DECK_SIZE, TABLEAU, PRODUCES = range(10)
+W = 10
 State = tuple  # the flat layout above
 
 
@@ -82,21 +84,25 @@ def _next_seats(players: int) -> tuple[tuple[int, ...], ...]:
 NEXT_SEATS = {players: _next_seats(players) for players in (2, 3, 4)}
 
 
-class _Producer(dict):
-    """tableau mask -> (what a seat's mage and cards produce, packed; the Produced event)."""
+def production(mage: int, tableau: int) -> int:
+    """What a mage and a tableau mask produce at the start of a round, packed."""
+    return MAGE_PRODUCTION[mage] + sum(PRODUCTION[i] for i in cards_in(tableau))
 
-    def __init__(self, seat: int, mage: int) -> None:
+
+class _ProducedEvents(dict):
+    """packed production -> the seat's Produced event; a seat meets few distinct amounts."""
+
+    def __init__(self, seat: int) -> None:
         super().__init__()
-        self.seat, self.mage = seat, mage
+        self.seat = seat
 
-    def __missing__(self, tableau: int) -> tuple[int, Any]:
-        produced = MAGE_PRODUCTION[self.mage] + sum(PRODUCTION[i] for i in cards_in(tableau))
-        found = self[tableau] = (produced, Produced(self.seat, essences(produced)))
+    def __missing__(self, produced: int) -> Any:
+        found = self[produced] = Produced(self.seat, essences(produced))
         return found
 
 
-# [seat][mage]: shared by every game, so production is computed once per tableau.
-PRODUCER = [[_Producer(seat, mage) for mage in range(len(MAGES))] for seat in range(4)]
+# [seat]: shared by every game.
+PRODUCED_EVENTS = [_ProducedEvents(seat) for seat in range(4)]
 
 
 class _UpPrefix(dict):
@@ -128,12 +134,12 @@ class Table:
     # up_prefix[b]: mask of the monuments turned up once b have been bought;
     # next_seat[passed mask][seat]: the next seat clockwise that has not passed (-1: none);
     # everyone: the passed mask that ends a round; seat_bases: index of each seat's block;
-    # producers[seat]: tableau mask -> (packed production with the mage's, Produced event).
+    # produced_events[seat]: packed production -> the seat's Produced event.
     up_prefix: tuple[int, ...] = field(init=False, compare=False, repr=False)
     next_seat: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
     everyone: int = field(init=False, compare=False, repr=False)
     seat_bases: tuple[int, ...] = field(init=False, compare=False, repr=False)
-    producers: tuple[dict[int, tuple[int, Any]], ...] = field(init=False, compare=False, repr=False)
+    produced_events: tuple[dict[int, Any], ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         players = len(self.names)
@@ -142,7 +148,7 @@ class Table:
             ("next_seat", NEXT_SEATS[players]),
             ("everyone", (1 << players) - 1),
             ("seat_bases", tuple(range(G, G + players * W, W))),
-            ("producers", tuple(PRODUCER[seat][m] for seat, m in enumerate(self.mages))),
+            ("produced_events", tuple(PRODUCED_EVENTS[: len(self.names)])),
         )
         for name, value in derived:
             object.__setattr__(self, name, value)
@@ -275,8 +281,8 @@ def initial(
 ) -> State:
     """The first state: round 1, one of each essence, no production yet."""
     fields: list = [1, start, start, -1, 0, False, 0, 0, buyable(table, 0), 0, table]
-    for seat in range(table.players):
+    for seat, mage in enumerate(table.mages):
         hand = sum(1 << i for i in hands[seat]) if hands is not None else 0
         deck = tuple(decks[seat]) if decks is not None else ()
-        fields += [ONE_EACH, reach(ONE_EACH), 0, 0, hand, 3, deck, 3, 0]
+        fields += [ONE_EACH, reach(ONE_EACH), 0, 0, hand, 3, deck, 3, 0, production(mage, 0)]
     return tuple(fields)
