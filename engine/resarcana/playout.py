@@ -28,9 +28,9 @@ def random_playout(rng: random.Random, players: int) -> dict[str, Any]:
     moves = []
     legal_actions, apply, random_ = RULES.legal_actions, RULES.apply, rng.random
     for _ in range(MAX_ACTIONS):
-        if state[FINISHED]:
-            break
         legal = legal_actions(state)
+        if not legal:  # the game is over
+            break
         if len(legal) > 1 and random_() < PASS_CHANCE:
             action = legal[-1]  # pass is always last
         else:

@@ -107,7 +107,8 @@ def legal_actions(state: State) -> list[Action]:
         hand = 0
     pay, power = state[b + REACH]
     # Most masks below are empty; testing first is cheaper than looking up an empty tuple.
-    legal = list(PLAYS[p][hand & pay]) if hand & pay else []
+    playable = hand & pay
+    legal = list(PLAYS[p][playable]) if playable else []
     ready = state[b + TABLEAU] & power & ~state[USED]
     if ready:
         legal += POWERS[p][ready]
