@@ -274,6 +274,7 @@ def buyable(table: Table, out: int) -> int:
 
 
 ONE_EACH = pack([1] * 5)
+ONE_EACH_REACH = reach(ONE_EACH)  # what every first stock pays for, looked up once
 
 
 def initial(
@@ -284,5 +285,6 @@ def initial(
     for seat, mage in enumerate(table.mages):
         hand = sum(1 << i for i in hands[seat]) if hands is not None else 0
         deck = tuple(decks[seat]) if decks is not None else ()
-        fields += [ONE_EACH, reach(ONE_EACH), 0, 0, hand, 3, deck, 3, 0, production(mage, 0)]
+        # an empty tableau: the mage alone produces
+        fields += [ONE_EACH, ONE_EACH_REACH, 0, 0, hand, 3, deck, 3, 0, MAGE_PRODUCTION[mage]]
     return tuple(fields)
