@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from engine.protocol import Rejection, Rules
+from engine.records import RecordError, load
 from firmware.controllers.base import Ask, Begin, Bind, Controller, Play, Refuse
 from firmware.events import Crowded, Event, Press, Recovered, Tap, Tick, Trouble
 from firmware.journal import Journal, JournalError
@@ -155,12 +156,10 @@ class Companion:
     def _open_game(self, game_id: int) -> None:
         game, setup = self.journal.setup(game_id)
         rules, controller = self.games.game_controller(game, setup)
-        state = controller.state
-        for line in self.journal.lines(game_id):
-            outcome = rules.apply(state, rules.decode_action(line))
-            if isinstance(outcome, Rejection):  # a journal written by an older engine?
-                raise JournalError(f"game {game_id} no longer replays: {outcome.message}")
-            state = outcome.state
+        try:
+            _, state, _ = load(self.journal.record(game_id).splitlines())
+        except RecordError as err:  # a journal written by an older engine?
+            raise JournalError(f"game {game_id} no longer replays: {err}") from err
         controller.state = state
         controller.reset_prompt()
         self.game_id, self.rules, self.controller = game_id, rules, controller

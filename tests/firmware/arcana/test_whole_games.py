@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.arcana import RULES, load_catalog
+from engine.records import load
 from firmware.controllers.arcana import Bot, perform, play_demo_game
 from firmware.games import TableGames
 from firmware.screens import (
@@ -26,11 +27,8 @@ def same(a, b) -> bool:
 
 
 def replayed(journal, game_id):
-    """The final state from the journal alone: its setup and lines through the engine."""
-    _, setup = journal.setup(game_id)
-    state = RULES.setup(setup)
-    for line in journal.lines(game_id):
-        state = RULES.apply(state, RULES.decode_action(line)).state
+    """The game's state rebuilt from its journal alone (its exported record, replayed)."""
+    _, state, _ = load(journal.record(game_id).splitlines())
     return state
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.records import load
 from engine.resarcana import RULES, Position
 from firmware.controllers.resarcana import Bot, Step, play_demo_game
 from firmware.controllers.resarcana.bot import choose
@@ -22,11 +23,8 @@ def same(a, b) -> bool:
 
 
 def replayed(journal, game_id):
-    """The game's state rebuilt from its journal lines alone."""
-    _, setup = journal.setup(game_id)
-    state = RULES.setup(setup)
-    for line in journal.lines(game_id):
-        state = RULES.apply(state, RULES.decode_action(line)).state
+    """The game's state rebuilt from its journal alone (its exported record, replayed)."""
+    _, state, _ = load(journal.record(game_id).splitlines())
     return state
 
 
