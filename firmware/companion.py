@@ -25,6 +25,7 @@ from firmware.controllers.base import Ask, Begin, Bind, Controller, Play, Refuse
 from firmware.events import Crowded, Event, Press, Recovered, Tap, Tick, Trouble
 from firmware.journal import Journal, JournalError
 from firmware.registry import Registry
+from firmware.screens import SIZE_128X64, SIZES, render
 
 log = logging.getLogger(__name__)
 
@@ -309,18 +310,27 @@ class Companion:
 
     def frames(self) -> dict[str, Image.Image]:
         """The image of every screen role: the controller's, a notice over it, or trouble."""
-        images = self.controller.screens()
+        models = self.controller.screens()
         frames = {}
         for role in self.roles:
-            image = images.get(role)
-            size = image.size if image is not None else (128, 64)
+            size = self._size(role)
             notice = self.notices.get(role)
             if notice is not None:
                 image = self.games.notice(role, notice.message, size)
             elif f"reader {role}" in self.troubles:
                 image = self.games.trouble(f"Reader {role} {self.troubles[f'reader {role}']}", size)
-            frames[role] = image if image is not None else Image.new("1", size)  # dark
+            elif role in models:
+                image = render(models[role], size)
+            else:
+                image = Image.new("1", size)  # nothing to show: dark
+            frames[role] = image
         return frames
+
+    def _size(self, role: str) -> tuple[int, int]:
+        """The pixel size of the display showing a role (128x64 unless it says otherwise)."""
+        screen = self.screens.get(SINGLE if self.single_pad is not None else role)
+        size = getattr(screen, "size", None)
+        return size if size in SIZES else SIZE_128X64
 
     def redraw(self) -> None:
         """Render every screen and send it; a failing display never stops the loop."""

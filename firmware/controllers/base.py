@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from PIL import Image
+from firmware.screens import Screen
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +73,7 @@ class Controller(Protocol):
         """True once the game has ended (the ranking is on the screens)."""
         ...
 
-    def screens(self) -> dict[str, Image.Image]:
-        """One image per display role, a pure function of the state and the prompt."""
+    def screens(self) -> dict[str, Screen]:
+        """One screen model per display role, a pure function of the state and the prompt;
+        the companion renders each at its display's size (128x64 or 128x32)."""
         ...

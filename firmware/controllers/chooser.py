@@ -8,10 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image
-
 from firmware.controllers.base import Ask, Controller, Refuse, Reply
-from firmware.screens import ChoiceScreen, render
+from firmware.screens import ChoiceScreen, Screen
 
 GAMES = (("arcana", "Arcana"), ("res-arcana", "Res Arcana"), ("enroll", "Enroll cards"))
 VARIANTS = (("basic", "Basic game"), ("advanced", "Advanced game"))
@@ -74,9 +72,9 @@ class GameChooser:
     def is_over(self) -> bool:
         return False
 
-    def screens(self) -> dict[str, Image.Image]:
+    def screens(self) -> dict[str, Screen]:
         if self.inner is not None:
             return self.inner.screens()
         title = TITLES[self.game]
         labels = tuple(label for _, label in self.options)
-        return {self.status_role: render(ChoiceScreen(title, labels, self.selected))}
+        return {self.status_role: ChoiceScreen(title, labels, self.selected)}

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image
-
 from firmware.controllers.base import Ask, Bind, Reply
-from firmware.screens import ChoiceScreen, PromptScreen, render
+from firmware.screens import ChoiceScreen, PromptScreen, Screen
 
 
 class EnrollController:
@@ -69,7 +67,7 @@ class EnrollController:
     def is_over(self) -> bool:
         return False
 
-    def screens(self) -> dict[str, Image.Image]:
+    def screens(self) -> dict[str, Screen]:
         if self.asking is not None:
             _, current = self.asking
             screen: Any = ChoiceScreen(
@@ -85,4 +83,4 @@ class EnrollController:
             screen = PromptScreen(
                 f"Tap: {self.cards[self.queue[0]]}", title=f"Enroll ({left} left)"
             )
-        return {self.status_role: render(screen)}
+        return {self.status_role: screen}

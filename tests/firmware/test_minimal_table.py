@@ -62,3 +62,22 @@ def test_games_for_a_profile_use_its_pads():
         f"stake-{n}" for n in range(5)
     )
     assert TableGames.for_profile(load_profile("minimal")).pads == TableGames().pads
+
+
+def test_a_128x32_screen_gets_its_own_layout(tmp_path):
+    from hardware.profile import PROFILES, parse_profile
+
+    # The minimal table with a 128x32 OLED instead of a 128x64 one.
+    text = (PROFILES / "minimal.toml").read_text()
+    text = text.replace('chip = "ssd1306"', 'chip = "ssd1306"\nheight = 32')
+    profile = parse_profile(text, source="short.toml", name="short")
+    assert profile.displays[0].height == 32
+    with Tabletop(tmp_path, TableGames(), profile=profile) as top:
+        frame = top.screens()["main"]
+        assert frame.size == (128, 32)
+        choice = ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards"))
+        assert same(frame, render(choice, (128, 32)))
+        top.tap("main", "seer_orb")  # a refusal, drawn for 128x32 too
+        refusal = render(RefusalScreen("Choose the game first: Select, then OK"), (128, 32))
+        assert same(top.screens()["main"], refusal)
+        assert top.companion.troubles == {}

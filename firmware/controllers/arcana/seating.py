@@ -15,13 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image
-
 from engine.arcana import Catalog
 from engine.arcana.setup import TASKS_KEPT
 from engine.arcana.state import stake_count
 from firmware.controllers.base import Ask, Begin, Refuse, Reply
-from firmware.screens import Arcanum, PromptIcon, PromptScreen, StakeScreen, render
+from firmware.screens import Arcanum, PromptIcon, PromptScreen, Screen, StakeScreen
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -141,17 +139,17 @@ class ArcanaSeating:
     def is_over(self) -> bool:
         return False
 
-    def screens(self) -> dict[str, Image.Image]:
+    def screens(self) -> dict[str, Screen]:
         """The status screen says who taps what; each stake shows its first card."""
-        shown: dict[str, Image.Image] = {self.status_role: render(self._status())}
+        shown: dict[str, Screen] = {self.status_role: self._status()}
         if self.phase == "seats":
             return shown
         for stake, pad in enumerate(self.pads):
             if stake < len(self.stakes):
-                shown[pad] = render(self._stake_screen(stake))
+                shown[pad] = self._stake_screen(stake)
             else:
                 unused = f"No stake here with {len(self.guilds)} players"
-                shown[pad] = render(PromptScreen(unused, icon=PromptIcon.NONE))
+                shown[pad] = PromptScreen(unused, icon=PromptIcon.NONE)
         return shown
 
     def _status(self) -> PromptScreen:

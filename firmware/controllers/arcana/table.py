@@ -18,14 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image
-
 from engine.arcana import RULES, Action, State, pending
 from engine.arcana.events import Bribed, GameEnded, StakeEvaluated
 from engine.protocol import Rejection
 from firmware.controllers.arcana import screens
 from firmware.controllers.base import Ask, Play, Refuse, Reply
-from firmware.screens import BribeScreen, PromptScreen, StruggleScreen, render
+from firmware.screens import BribeScreen, PromptScreen, Screen, StruggleScreen
 
 
 @dataclass
@@ -267,9 +265,9 @@ class ArcanaTable:
             self.page = 0
 
     # -- screens --------------------------------------------------------------------------
-    def screens(self) -> dict[str, Image.Image]:
+    def screens(self) -> dict[str, Screen]:
         """The status screen and one screen per pad, from the state and the prompt."""
-        shown = {self.status_role: render(screens.status(self))}
+        shown: dict[str, Screen] = {self.status_role: screens.status(self)}
         for stake, pad in enumerate(self.pads):
-            shown[pad] = render(screens.stake(self, stake))
+            shown[pad] = screens.stake(self, stake)
         return shown

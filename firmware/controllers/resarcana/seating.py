@@ -11,11 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image
-
 from engine.resarcana import CARDS
 from firmware.controllers.base import Ask, Begin, Refuse, Reply
-from firmware.screens import PromptIcon, PromptScreen, render
+from firmware.screens import PromptIcon, PromptScreen, Screen
 
 MAX_SEATS = 4
 MIN_SEATS = 2
@@ -83,21 +81,21 @@ class Seating:
     def is_over(self) -> bool:
         return False
 
-    def screens(self) -> dict[str, Image.Image]:
+    def screens(self) -> dict[str, Screen]:
         """The status screen says what to do; each seat's pad shows its mage or asks for one."""
         seated = len(self.mages)
         if seated < MIN_SEATS:
             text = "Each player: tap your mage on your pad"
         else:
             text = f"{seated} seated. OK: start"
-        out = {self.status_role: render(PromptScreen(text, title="Res Arcana"))}
+        out: dict[str, Screen] = {self.status_role: PromptScreen(text, title="Res Arcana")}
         for seat, pad in enumerate(self.pads):
             title = f"Seat {seat + 1}"
             mage = self.mages.get(seat)
             if mage is None:
-                out[pad] = render(PromptScreen("Tap your mage", title=title))
+                out[pad] = PromptScreen("Tap your mage", title=title)
             else:
-                out[pad] = render(PromptScreen(CARDS[mage].name, title, PromptIcon.NONE))
+                out[pad] = PromptScreen(CARDS[mage].name, title, PromptIcon.NONE)
         return out
 
 

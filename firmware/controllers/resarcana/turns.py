@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image
-
 from engine.protocol import Rejection
 from engine.resarcana import CARDS, RULES, Action, Position, State, events
 from firmware.controllers.base import Ask, Play, Refuse, Reply
@@ -30,7 +28,7 @@ from firmware.controllers.resarcana.screens import (
     RoundEnd,
     table_screens,
 )
-from firmware.screens import render
+from firmware.screens import Screen
 
 
 class ResArcanaTable:
@@ -118,9 +116,9 @@ class ResArcanaTable:
     def is_over(self) -> bool:
         return Position(self.state).finished
 
-    def screens(self) -> dict[str, Image.Image]:
+    def screens(self) -> dict[str, Screen]:
         """Status and seat screens of the state, the prompt and a round's end."""
         prompt = Prompt(self.mode, self.card, GAINS[self.gain] if self.mode == GAIN else None)
         models = table_screens(self.state, prompt, self.round_end)
         roles = (self.status_role, *self.pads)
-        return {role: render(model) for role, model in zip(roles, models, strict=True)}
+        return dict(zip(roles, models, strict=True))
