@@ -80,7 +80,7 @@ class Tabletop:
         wire_buttons(self.table.buttons, self.inbox.append)
         self.journal = Journal.open(state_dir)
         self.companion = Companion(
-            self.table.displays, self.journal, games, buzzer=None, clock=self.clock
+            self.table.displays, self.journal, games, buzzer=self.table.buzzer, clock=self.clock
         )
         self.companion.start()
         self.settle()

@@ -185,3 +185,21 @@ def test_a_journalled_game_that_no_longer_replays_is_set_aside(tmp_path):
         assert not same(top.screens()["status"], choice)  # the notice says why first
         top.wait(5)
         assert same(top.screens()["status"], choice)
+
+
+def test_the_buzzer_says_ok_refused_and_unknown(tmp_path):
+    from firmware.controllers.resarcana import Bot
+
+    with Tabletop(tmp_path, TableGames()) as top:
+        played = top.table.buzzer.played  # patterns sent to the emulated buzzer pin
+        top.tap("stake-0", Ntag("04deadbeef0003"))
+        top.tap("stake-0", "seer_orb")  # no game chosen yet
+        assert played == ["unknown", "refused"]
+        bot = Bot(2, 2)
+        for step in bot.setup_steps():
+            top.perform(step)
+        assert played[-1] == "ok"  # the game began
+        before = len(played)
+        for step in bot.next_steps(top.companion.controller.state):
+            top.perform(step)
+        assert played[before:][-1] == "ok"
