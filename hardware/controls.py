@@ -124,8 +124,10 @@ class Encoder:
 class Buzzer:
     """An active buzzer: `play("ok" | "unknown" | "refused")` in the background.
 
-    A new pattern cuts the one playing. `sleep` is injectable so tests can see the
-    durations without waiting for them; it returns True when the pattern was cut short.
+    A new pattern cuts the one playing without waiting for it (the game thread never blocks on
+    the buzzer): each pattern has its own stop event, and only the current pattern touches
+    the pin. `sleep` is injectable so tests can see the durations without waiting for them;
+    it returns True when the pattern was cut short.
     """
 
     def __init__(
@@ -142,7 +144,7 @@ class Buzzer:
         )
         self.played: list[str] = []
         self._stop = threading.Event()
-        self._sleep = sleep or self._stop.wait
+        self._sleep = sleep
         self._player: threading.Thread | None = None
         self._lock = threading.Lock()
 
@@ -157,38 +159,48 @@ class Buzzer:
                 f"unknown buzzer pattern {pattern!r}; expected one of {', '.join(PATTERNS)}"
             )
         with self._lock:
-            self._cut()
+            self._stop.set()  # the pattern playing stops at its next step
+            self._stop = stop = threading.Event()
             self.played.append(pattern)
-            self._player = threading.Thread(
-                target=self._sound, args=(PATTERNS[pattern],), name=self.name, daemon=True
+            self._player = player = threading.Thread(
+                target=self._sound, args=(PATTERNS[pattern], stop), name=self.name, daemon=True
             )
-            self._player.start()
-            player = self._player
+            player.start()
         if wait:
             player.join()
 
     def close(self) -> None:
         """Stop any pattern and release the pin; safe to call twice."""
         with self._lock:
-            self._cut()
+            self._stop.set()
+            player = self._player
+        if player is not None:
+            player.join()
         self.device.close()
 
-    def _cut(self) -> None:
-        if self._player is not None and self._player.is_alive():
-            self._stop.set()
-            self._player.join()
-        self._stop.clear()
-
-    def _sound(self, steps: Sequence[tuple[float, float]]) -> None:
+    def _sound(self, steps: Sequence[tuple[float, float]], stop: threading.Event) -> None:
+        sleep = self._sleep or stop.wait
         try:
             for on_s, off_s in steps:
-                self.device.on()
-                cut = self._sleep(on_s)
-                self.device.off()
-                if cut or (off_s and self._sleep(off_s)):
+                if not self._switch(stop, on=True):
+                    return
+                cut = sleep(on_s)
+                self._switch(stop, on=False)
+                if cut or stop.is_set() or (off_s and sleep(off_s)):
                     return
         except gpiozero.GPIOZeroError as err:
             log.warning("%s: %s", self.name, err)
+
+    def _switch(self, stop: threading.Event, on: bool) -> bool:
+        """Set the pin if this pattern is still the current one (else leave it alone)."""
+        with self._lock:
+            if stop is not self._stop or (on and stop.is_set()):
+                return False
+            if on:
+                self.device.on()
+            else:
+                self.device.off()
+            return True
 
 
 def press(button: Button) -> None:
