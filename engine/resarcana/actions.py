@@ -19,7 +19,7 @@ from engine.records import RecordError
 from engine.resarcana import events as ev
 from engine.resarcana.cards import CARDS, KIND_WORDS
 from engine.resarcana.essences import KINDS, Essences
-from engine.resarcana.state import INDEX, ORDER
+from engine.resarcana.state import INDEX, ORDER, SHIFTS
 
 MAX_PLAYERS = 4
 VERBS = ("play", "activate", "buy", "discard", "pass")
@@ -51,8 +51,10 @@ def discard_gain(kind: str) -> Essences:
 class Plan(NamedTuple):
     """What the rules need to apply an action: kind, seat, card bit, packed cost and gain.
 
-    A tuple, so the rules unpack it in one step. `vp`: tokens of a power, or the VP of a
-    place or monument bought."""
+    A tuple, so the rules unpack it in one step. `cost`, `gain` and `produces` (what the card
+    adds to the seat's production, for a play or a buy) are packed and already shifted to
+    the seat's place in the state's STOCKS, so the rules add them to all seats' stocks
+    as they are. `vp`: tokens of a power, or the VP of a place or monument bought."""
 
     kind: int
     player: int
@@ -61,18 +63,21 @@ class Plan(NamedTuple):
     cost: int
     gain: int
     vp: int
+    produces: int
     events: tuple[Any, ...]
 
 
 def _plan(action: Action) -> Plan:
     p = action.player
+    at = SHIFTS[p]
     if action.kind == "pass":
-        return Plan(PASS, p, -1, 0, 0, 0, 0, ())
+        return Plan(PASS, p, -1, 0, 0, 0, 0, 0, ())
     card = CARDS[action.card]
     i = INDEX[card.id]
+    cost, produces = card.cost.packed() << at, card.produces.packed() << at
     if action.kind == "play":
         events = (ev.Played(p, card.id), ev.Paid(p, card.id, card.cost))
-        return Plan(PLAY, p, i, 1 << i, card.cost.packed(), 0, 0, events)
+        return Plan(PLAY, p, i, 1 << i, cost, 0, 0, produces, events)
     if action.kind == "activate":
         power = card.power
         events: tuple[Any, ...] = (ev.Activated(p, card.id),)
@@ -82,16 +87,15 @@ def _plan(action: Action) -> Plan:
             events += (ev.Gained(p, card.id, power.gain),)
         if power.vp:
             events += (ev.Scored(p, card.id, power.vp),)
-        return Plan(
-            ACTIVATE, p, i, 1 << i, power.cost.packed(), power.gain.packed(), power.vp, events
-        )
+        cost, gain = power.cost.packed() << at, power.gain.packed() << at
+        return Plan(ACTIVATE, p, i, 1 << i, cost, gain, power.vp, 0, events)
     if action.kind == "buy":
         kind = BUY_PLACE if card.kind == "place" else BUY_MONUMENT
         events = (ev.Bought(p, card.id), ev.Paid(p, card.id, card.cost))
-        return Plan(kind, p, i, 1 << i, card.cost.packed(), 0, card.vp, events)
+        return Plan(kind, p, i, 1 << i, cost, 0, card.vp, produces, events)
     gain = discard_gain(action.gain)
     events = (ev.Discarded(p, card.id), ev.Gained(p, card.id, gain))
-    return Plan(DISCARD, p, i, 1 << i, 0, gain.packed(), 0, events)
+    return Plan(DISCARD, p, i, 1 << i, 0, gain.packed() << at, 0, 0, events)
 
 
 def _universe() -> list[Action]:

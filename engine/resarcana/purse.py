@@ -1,7 +1,7 @@
 """What a stock of essences can pay for: the masks of cards whose cost it covers.
 
-The rules keep these masks in the state next to each stock, so listing the legal actions
-never compares costs: it intersects masks. Only counts up to 7 matter (no cost asks for more
+The rules look these masks up for the seat to act when they list its legal actions, so
+listing never compares costs: it intersects masks. Only counts up to 7 matter (no cost asks for more
 than 6 of a kind), so a stock is first capped at 7 per kind; capped stocks repeat game after
 game and their masks are computed once.
 """
@@ -78,6 +78,6 @@ def reach(stock: int) -> tuple[int, int]:
     >>> bool(pay >> 18 & 1)   # Seer's Orb, 2 calm
     True
     """
-    # capped(stock), inline: this runs after every payment and every production
+    # capped(stock), inline (`rules.legal_actions` inlines this whole function)
     many = ((stock & ABOVE_7) + ABOVE_7) & GUARD
     return REACH[(stock & SEVEN) | (many >> (WIDTH - 1)) * LARGEST]

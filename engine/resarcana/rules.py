@@ -29,17 +29,17 @@ from engine.resarcana.actions import (
     canonical,
     misfit,
 )
-from engine.resarcana.essences import GUARD, NEAR_CAP, WIDTH, clamp, shortfall
-from engine.resarcana.purse import ABOVE_7, LARGEST, SEVEN, reach
-from engine.resarcana.purse import REACH as REACH_OF
+from engine.resarcana.essences import GUARD, WIDTH, shortfall
+from engine.resarcana.purse import ABOVE_7, LARGEST, REACH, SEVEN
 from engine.resarcana.state import (
+    ALL_GUARDS,
+    ALL_NEAR_CAP,
     ARTIFACT_BITS,
     BEST,
     BUYABLE,
     CURRENT,
     DECK,
     DECK_SIZE,
-    ESS,
     FINISHED,
     FIRST,
     HAND,
@@ -48,12 +48,13 @@ from engine.resarcana.state import (
     ORDER,
     OUT,
     PASSED,
+    PRODUCED,
     PRODUCES,
-    PRODUCTION,
-    REACH,
     ROUND,
     SCORE,
+    SHIFTS,
     START,
+    STOCKS,
     TABLE,
     TABLEAU,
     TOKENS,
@@ -63,7 +64,12 @@ from engine.resarcana.state import (
     State,
     buyable,
     cards_in,
+    clamp_all,
+    produced_events,
+    stock_of,
 )
+
+_MANY_SHIFT = WIDTH - 1  # from a field's guard bit down to its lowest bit (purse.capped)
 
 
 class _Memo(dict):
@@ -105,7 +111,13 @@ def legal_actions(state: State) -> list[Action]:
         hand = ARTIFACT_BITS & ~state[OUT]  # physical play: any artifact not yet out
     else:
         hand = 0
-    pay, power = state[b + REACH]
+    # What the seat's stock pays for: purse.reach, inline. Computed here, once per listing,
+    # rather than kept in the state: then neither a payment nor a round end's production
+    # (every seat's stock at once) has to recompute it. The seat's stock needs no mask: the
+    # masks below only look at its fields, not at the seats above.
+    stock = state[STOCKS] >> SHIFTS[p]
+    many = ((stock & ABOVE_7) + ABOVE_7) & GUARD
+    pay, power = REACH[(stock & SEVEN) | (many >> _MANY_SHIFT) * LARGEST]
     # Most masks below are empty; testing first is cheaper than looking up an empty tuple.
     playable = hand & pay
     legal = list(PLAYS[p][playable]) if playable else []
@@ -135,7 +147,7 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
         if twin is None:
             return _misfit(state, action)
         index = twin.index
-    kind, p, card, bit, cost, gain, vp, events = PLANS[index]
+    kind, p, card, bit, cost, gain, vp, produces, events = PLANS[index]
     if state[FINISHED]:
         return Rejection("game_over", "The game is over.")
     if p != state[CURRENT]:
@@ -144,7 +156,7 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
         return _pass(state, p)
     table = state[TABLE]
     b = table.seat_bases[p]
-    stock = state[b + ESS]
+    stocks = state[STOCKS]  # every seat's; the plan's cost and gain are shifted to seat p
     s = list(state)
     if kind == ACTIVATE:
         if not state[b + TABLEAU] & bit:
@@ -153,10 +165,10 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
             return Rejection(
                 "already_used", f"{ORDER[card].name} has already been used this round."
             )
-        stock -= cost
-        if stock & GUARD:
+        stocks -= cost
+        if stocks & ALL_GUARDS:
             return _cannot_afford(state, p, card, cost, "The power of ")
-        stock += gain
+        stocks += gain
         s[USED] = state[USED] | bit
         if vp:
             s[b + TOKENS] = state[b + TOKENS] + vp
@@ -171,23 +183,25 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
         elif not state[b + HAND_SIZE] or state[OUT] & bit:
             return _not_in_hand(state, p, card)
         if kind == PLAY:
-            stock -= cost
-            if stock & GUARD:
+            stocks -= cost
+            if stocks & ALL_GUARDS:
                 return _cannot_afford(state, p, card, cost, "")
             s[b + TABLEAU] = state[b + TABLEAU] | bit
-            s[b + PRODUCES] = state[b + PRODUCES] + PRODUCTION[card]
+            if produces:
+                _produce_more(s, table, produces)
         else:
-            stock += gain
+            stocks += gain
         s[b + HAND_SIZE] = state[b + HAND_SIZE] - 1
         s[OUT] = state[OUT] | bit
     else:  # buy a place of power or a face-up monument
         if not state[BUYABLE] & bit:
             return _not_for_sale(state, card)
-        stock -= cost
-        if stock & GUARD:
+        stocks -= cost
+        if stocks & ALL_GUARDS:
             return _cannot_afford(state, p, card, cost, "")
         s[b + TABLEAU] = state[b + TABLEAU] | bit
-        s[b + PRODUCES] = state[b + PRODUCES] + PRODUCTION[card]
+        if produces:
+            _produce_more(s, table, produces)
         s[OUT] = out = state[OUT] | bit
         s[b + SCORE] = score = state[b + SCORE] + vp
         if score > state[BEST]:
@@ -197,13 +211,18 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
             events = events + _revealed(table, (out & MONUMENT_BITS).bit_count())
         else:
             s[BUYABLE] = state[BUYABLE] ^ bit
-    s[b + ESS] = stock
-    s[b + REACH] = reach(stock)
+    s[STOCKS] = stocks
     s[CURRENT] = table.next_seat[state[PASSED]][p]
     done = _new(Applied)
     _set_state(done, tuple(s))
     _set_events(done, events)
     return done
+
+
+def _produce_more(s: list[Any], table: Any, produces: int) -> None:
+    """A card that produces joined a tableau: the production and its events follow."""
+    s[PRODUCES] = total = s[PRODUCES] + produces
+    s[PRODUCED] = produced_events(total, table.players)
 
 
 def _revealed(table: Any, bought: int) -> tuple[Any, ...]:
@@ -272,7 +291,6 @@ TURN_OF_ROUND = [
     _Memo(lambda now, start=start: (ROUND_ENDED[now], ev.RoundStarted(now + 1, start)))
     for start in range(4)
 ]
-_MANY_SHIFT = WIDTH - 1
 
 
 def _end_round(s: list[Any], table: Any, events: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -285,18 +303,13 @@ def _end_round(s: list[Any], table: Any, events: tuple[Any, ...]) -> tuple[Any, 
     s[USED] = s[PASSED] = 0
     s[START] = s[CURRENT] = start
     s[FIRST] = -1
-    produced = []
-    for b, events_of in zip(table.seat_bases, table.produced_events, strict=True):
-        gain = s[b + PRODUCES]
-        stock = s[b + ESS] + gain
-        if stock & NEAR_CAP:
-            stock = clamp(stock)
-        s[b + ESS] = stock
-        # purse.reach, inline: a round end recomputes it for every seat
-        many = ((stock & ABOVE_7) + ABOVE_7) & GUARD
-        s[b + REACH] = REACH_OF[(stock & SEVEN) | (many >> _MANY_SHIFT) * LARGEST]
-        produced.append(events_of[gain])
-    return events + TURN_OF_ROUND[start][now] + tuple(produced)
+    # Every seat produces at once: one addition to all seats' stocks; the events are kept
+    # up to date with the production (`_produce_more`).
+    stocks = s[STOCKS] + s[PRODUCES]
+    if stocks & ALL_NEAR_CAP:
+        stocks = clamp_all(stocks, table.players)
+    s[STOCKS] = stocks
+    return events + TURN_OF_ROUND[start][now] + s[PRODUCED]
 
 
 def _end_game(s: list[Any], table: Any, events: tuple[Any, ...], now: int) -> tuple[Any, ...]:
@@ -350,7 +363,8 @@ def _not_for_sale(state: State, card: int) -> Rejection:
 
 
 def _cannot_afford(state: State, p: int, card: int, cost: int, prefix: str) -> Rejection:
-    missing = shortfall(Position(state).seat(p, ESS), cost)
+    """`cost`: as in the plan, shifted to seat p's place in the stocks."""
+    missing = shortfall(stock_of(state[STOCKS], p), stock_of(cost, p))
     return Rejection("cannot_afford", f"{prefix}{ORDER[card].name} needs {missing}.")
 
 

@@ -6,7 +6,6 @@ from typing import Any
 
 from engine.resarcana.cards import MAGES
 from engine.resarcana.essences import KINDS, pack
-from engine.resarcana.purse import reach
 from engine.resarcana.state import (
     ARTIFACT_BITS,
     BEST,
@@ -14,7 +13,6 @@ from engine.resarcana.state import (
     CURRENT,
     DECK,
     DECK_SIZE,
-    ESS,
     FINISHED,
     FIRST,
     HAND,
@@ -24,11 +22,13 @@ from engine.resarcana.state import (
     ORDER,
     OUT,
     PASSED,
+    PRODUCED,
     PRODUCES,
-    REACH,
     ROUND,
     SCORE,
+    SHIFTS,
     START,
+    STOCKS,
     TABLEAU,
     TOKENS,
     USED,
@@ -39,6 +39,7 @@ from engine.resarcana.state import (
     W,
     buyable,
     initial,
+    produced_events,
     production,
     vp_of,
 )
@@ -99,19 +100,21 @@ def state_from_json(data: dict[str, Any]) -> State:
     out = _mask(data["discarded"])
     if out & ~ARTIFACT_BITS:
         raise ValueError("only artifacts are discarded")
+    stocks = produces = 0
     for q, seat in enumerate(data["seats"]):
         base = G + q * W
-        s[base + ESS] = pack([_count(seat["essences"][kind]) for kind in KINDS])
-        s[base + REACH] = reach(s[base + ESS])
+        stocks |= pack([_count(seat["essences"][kind]) for kind in KINDS]) << SHIFTS[q]
         s[base + TOKENS] = _count(seat["tokens"])
         s[base + HAND] = _mask(seat["hand"])
         s[base + HAND_SIZE] = _count(seat["hand_size"])
         s[base + DECK] = tuple(INDEX[c] for c in seat["deck"])
         s[base + DECK_SIZE] = _count(seat["deck_size"])
         s[base + TABLEAU] = _mask(seat["tableau"])
-        s[base + PRODUCES] = production(table.mages[q], s[base + TABLEAU])
+        produces |= production(table.mages[q], s[base + TABLEAU]) << SHIFTS[q]
         out |= s[base + TABLEAU]
     s[OUT] = out
+    s[STOCKS], s[PRODUCES] = stocks, produces
+    s[PRODUCED] = produced_events(produces, table.players)
     for base in range(G, len(s), W):
         s[base + SCORE] = vp_of(s[base + TABLEAU], s[base + TOKENS])
     s[BEST] = max(s[base + SCORE] for base in range(G, len(s), W))

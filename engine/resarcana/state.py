@@ -2,10 +2,12 @@
 
 Cards on the table are bits of an int (artifacts 0-23, places 24-28, monuments 29-34), so
 "in hand", "in front of Ann" or "used this round" are one mask test. Essences are packed
-stocks (`engine.resarcana.essences`). The layout:
+stocks (`engine.resarcana.essences`), and all seats' stocks are one int, seat q's stock
+`SEAT_SHIFT * q` bits up: production at a round end is then one addition for the whole
+table. The layout:
 
-    state[ROUND], state[CURRENT], ...                 global fields (G of them)
-    state[G + seat * W + ESS], ...                    one block of W fields per seat
+    state[ROUND], state[CURRENT], state[STOCKS], ...  global fields (G of them)
+    state[G + seat * W + TOKENS], ...                 one block of W fields per seat
 
 The rules work on indices for speed (a plain tuple is built more than twice as fast as a
 tuple subclass); everything else reads a state through `Position(state)`.
@@ -19,9 +21,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.resarcana.cards import ARTIFACTS, MAGES, MONUMENTS, PLACES, Card
-from engine.resarcana.essences import Essences, essences, pack
+from engine.resarcana.essences import (
+    GUARD,
+    KINDS,
+    NEAR_CAP,
+    WIDTH,
+    Essences,
+    clamp,
+    essences,
+    pack,
+)
 from engine.resarcana.events import Produced
-from engine.resarcana.purse import reach
 
 # Every card that can lie on the table, in bit order.
 ORDER: tuple[Card, ...] = ARTIFACTS + PLACES + MONUMENTS
@@ -40,17 +50,43 @@ VP_TO_END = 10
 # Global fields: round, seat to act, start player, first to pass (-1: nobody yet), passed
 # (mask of seats), finished, used (cards turned this round), out (cards in a tableau or
 # discarded), buyable (places left and face-up monuments; with an unknown stack every
-# monument not yet bought), best (the highest VP at the table), table (the fixed `Table`).
+# monument not yet bought), best (the highest VP at the table), table (the fixed `Table`),
+# stocks (every seat's essences, see SEAT_SHIFT), produces (what every seat's mage and
+# tableau produce at the start of a round, packed the same way; kept up to date as cards
+# join a tableau, so a round end adds it to the stocks and never sums a tableau), produced
+# (the `Produced` event of each seat for that production, kept up to date with it).
 ROUND, CURRENT, START, FIRST, PASSED, FINISHED, USED, OUT, BUYABLE, BEST, TABLE = range(11)
-G = 11
-# Fields of a seat's block: essences (packed), what they can pay for (`purse.reach`), VP
-# tokens, VP (places + monuments + tokens), hand (mask; 0 when unknown), hand size, deck
-# (tuple of card indices, top first; () when unknown), deck size, tableau (mask), and what
-# the mage and tableau produce at the start of a round (packed; kept up to date as cards
-# join the tableau, so a round end never sums a tableau).
-ESS, REACH, TOKENS, SCORE, HAND, HAND_SIZE, DECK, DECK_SIZE, TABLEAU, PRODUCES = range(10)
-W = 10
+STOCKS, PRODUCES, PRODUCED = range(11, 14)
+G = 14
+# Fields of a seat's block: VP tokens, VP (places + monuments + tokens), hand (mask; 0 when
+# unknown), hand size, deck (tuple of card indices, top first; () when unknown), deck size,
+# tableau (mask).
+TOKENS, SCORE, HAND, HAND_SIZE, DECK, DECK_SIZE, TABLEAU = range(7)
+W = 7
+# Not a field of the block: `Position(state).seat(q, ESS)` reads seat q's packed stock out of
+# state[STOCKS], for callers that knew it as one.
+ESS = -1
 State = tuple  # the flat layout above
+
+# Seat q's stock is bits SEAT_SHIFT * q and up of state[STOCKS]. Costs and gains of seat q's
+# actions are shifted the same way once (`engine.resarcana.actions`), so paying stays one
+# subtraction and one test of every guard bit (a borrow in seat q's fields sets one of them;
+# a refused payment is never stored, so what it did to the seats above does not matter).
+SEAT_SHIFT = WIDTH * len(KINDS)
+SEAT_FIELD = (1 << SEAT_SHIFT) - 1
+SHIFTS = tuple(SEAT_SHIFT * q for q in range(4))
+ALL_GUARDS = sum(GUARD << shift for shift in SHIFTS)
+ALL_NEAR_CAP = sum(NEAR_CAP << shift for shift in SHIFTS)
+
+
+def stock_of(stocks: int, seat: int) -> int:
+    """Seat `seat`'s packed stock out of all seats' stocks (also for productions)."""
+    return stocks >> SHIFTS[seat] & SEAT_FIELD
+
+
+def clamp_all(stocks: int, players: int) -> int:
+    """Every seat's stock with every count limited to CAP (see `essences.clamp`)."""
+    return sum(clamp(stock_of(stocks, q)) << SHIFTS[q] for q in range(players))
 
 
 def cards_in(mask: int) -> tuple[int, ...]:
@@ -105,6 +141,11 @@ class _ProducedEvents(dict):
 PRODUCED_EVENTS = [_ProducedEvents(seat) for seat in range(4)]
 
 
+def produced_events(produces: int, players: int) -> tuple[Any, ...]:
+    """Each seat's `Produced` event for all seats' production (packed as in STOCKS)."""
+    return tuple(PRODUCED_EVENTS[q][stock_of(produces, q)] for q in range(players))
+
+
 class _UpPrefix(dict):
     """monument order -> [b]: mask of the monuments turned up once b have been bought."""
 
@@ -133,13 +174,11 @@ class Table:
     # Derived, for the rules' hot path:
     # up_prefix[b]: mask of the monuments turned up once b have been bought;
     # next_seat[passed mask][seat]: the next seat clockwise that has not passed (-1: none);
-    # everyone: the passed mask that ends a round; seat_bases: index of each seat's block;
-    # produced_events[seat]: packed production -> the seat's Produced event.
+    # everyone: the passed mask that ends a round; seat_bases: index of each seat's block.
     up_prefix: tuple[int, ...] = field(init=False, compare=False, repr=False)
     next_seat: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
     everyone: int = field(init=False, compare=False, repr=False)
     seat_bases: tuple[int, ...] = field(init=False, compare=False, repr=False)
-    produced_events: tuple[dict[int, Any], ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         players = len(self.names)
@@ -148,7 +187,6 @@ class Table:
             ("next_seat", NEXT_SEATS[players]),
             ("everyone", (1 << players) - 1),
             ("seat_bases", tuple(range(G, G + players * W, W))),
-            ("produced_events", tuple(PRODUCED_EVENTS[: len(self.names)])),
         )
         for name, value in derived:
             object.__setattr__(self, name, value)
@@ -202,11 +240,13 @@ class Position:
         return bool(self[PASSED] >> seat & 1)
 
     def seat(self, seat: int, what: int):
-        """A field of a seat's block (ESS, TOKENS, HAND, ...)."""
+        """A field of a seat's block (TOKENS, HAND, ...), or ESS: the seat's packed stock."""
+        if what == ESS:
+            return stock_of(self[STOCKS], seat)
         return self[G + seat * W + what]
 
     def essences(self, seat: int) -> Essences:
-        return essences(self.seat(seat, ESS))
+        return essences(stock_of(self[STOCKS], seat))
 
     def tokens(self, seat: int) -> int:
         return self.seat(seat, TOKENS)
@@ -274,17 +314,20 @@ def buyable(table: Table, out: int) -> int:
 
 
 ONE_EACH = pack([1] * 5)
-ONE_EACH_REACH = reach(ONE_EACH)  # what every first stock pays for, looked up once
 
 
 def initial(
     table: Table, start: int, hands: list[list[int]] | None, decks: list[list[int]] | None
 ) -> State:
     """The first state: round 1, one of each essence, no production yet."""
+    players = table.players
+    stocks = sum(ONE_EACH << SHIFTS[q] for q in range(players))
+    # an empty tableau: the mage alone produces
+    produces = sum(MAGE_PRODUCTION[mage] << SHIFTS[q] for q, mage in enumerate(table.mages))
     fields: list = [1, start, start, -1, 0, False, 0, 0, buyable(table, 0), 0, table]
-    for seat, mage in enumerate(table.mages):
+    fields += [stocks, produces, produced_events(produces, players)]
+    for seat in range(players):
         hand = sum(1 << i for i in hands[seat]) if hands is not None else 0
         deck = tuple(decks[seat]) if decks is not None else ()
-        # an empty tableau: the mage alone produces
-        fields += [ONE_EACH, ONE_EACH_REACH, 0, 0, hand, 3, deck, 3, 0, MAGE_PRODUCTION[mage]]
+        fields += [0, 0, hand, 3, deck, 3, 0]
     return tuple(fields)
