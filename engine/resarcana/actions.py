@@ -71,7 +71,7 @@ def _plan(action: Action) -> Plan:
     p = action.player
     at = SHIFTS[p]
     if action.kind == "pass":
-        return Plan(PASS, p, -1, 0, 0, 0, 0, 0, ())
+        return Plan(PASS, p, -1, 1 << p, 0, 0, 0, 0, ())  # bit: the seat's bit in PASSED
     card = CARDS[action.card]
     i = INDEX[card.id]
     cost, produces = card.cost.packed() << at, card.produces.packed() << at

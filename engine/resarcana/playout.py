@@ -29,12 +29,13 @@ def random_playout(rng: random.Random, players: int) -> dict[str, Any]:
     legal_actions, apply, random_ = RULES.legal_actions, RULES.apply, rng.random
     for _ in range(MAX_ACTIONS):
         legal = legal_actions(state)
-        if not legal:  # the game is over
+        options = len(legal)
+        if not options:  # the game is over
             break
-        if len(legal) > 1 and random_() < PASS_CHANCE:
+        if options > 1 and random_() < PASS_CHANCE:
             action = legal[-1]  # pass is always last
         else:
-            action = legal[int(random_() * len(legal))]
+            action = legal[int(random_() * options)]
         state = apply(state, action).state
         moves.append(action)
     return {

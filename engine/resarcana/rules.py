@@ -153,7 +153,7 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
     if p != state[CURRENT]:
         return _not_your_turn(state, p)
     if kind == PASS:
-        return _pass(state, p)
+        return _pass(state, p, bit)
     table = state[TABLE]
     b = table.seat_bases[p]
     stocks = state[STOCKS]  # every seat's; the plan's cost and gain are shifted to seat p
@@ -252,8 +252,9 @@ PASS_EVENTS = [
 ]
 
 
-def _pass(state: State, p: int) -> Applied[State]:
-    """Pass: draw the top card of the deck, if any; the first to pass starts the next round."""
+def _pass(state: State, p: int, bit: int) -> Applied[State]:
+    """Pass: draw the top card of the deck, if any; the first to pass starts the next round.
+    `bit`: the seat's bit in PASSED."""
     table = state[TABLE]
     b = table.seat_bases[p]
     s = list(state)
@@ -272,7 +273,7 @@ def _pass(state: State, p: int) -> Applied[State]:
         else:
             top = -1
     events = PASS_EVENTS[p][first][top]
-    passed = state[PASSED] | 1 << p
+    passed = state[PASSED] | bit
     if passed == table.everyone:
         events = _end_round(s, table, events)
     else:
