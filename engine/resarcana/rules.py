@@ -49,6 +49,7 @@ from engine.resarcana.state import (
     OUT,
     PASSED,
     PRODUCED,
+    PRODUCED_EVENTS,
     PRODUCES,
     ROUND,
     SCORE,
@@ -65,7 +66,6 @@ from engine.resarcana.state import (
     buyable,
     cards_in,
     clamp_all,
-    produced_events,
     stock_of,
 )
 
@@ -188,7 +188,7 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
                 return _cannot_afford(state, p, card, cost, "")
             s[b + TABLEAU] = state[b + TABLEAU] | bit
             if produces:
-                _produce_more(s, table, produces)
+                _produce_more(s, p, produces)
         else:
             stocks += gain
         s[b + HAND_SIZE] = state[b + HAND_SIZE] - 1
@@ -201,7 +201,7 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
             return _cannot_afford(state, p, card, cost, "")
         s[b + TABLEAU] = state[b + TABLEAU] | bit
         if produces:
-            _produce_more(s, table, produces)
+            _produce_more(s, p, produces)
         s[OUT] = out = state[OUT] | bit
         s[b + SCORE] = score = state[b + SCORE] + vp
         if score > state[BEST]:
@@ -219,10 +219,11 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
     return done
 
 
-def _produce_more(s: list[Any], table: Any, produces: int) -> None:
-    """A card that produces joined a tableau: the production and its events follow."""
+def _produce_more(s: list[Any], p: int, produces: int) -> None:
+    """A card that produces joined seat p's tableau: the production and its event follow."""
     s[PRODUCES] = total = s[PRODUCES] + produces
-    s[PRODUCED] = produced_events(total, table.players)
+    events = s[PRODUCED]
+    s[PRODUCED] = (*events[:p], PRODUCED_EVENTS[p][stock_of(total, p)], *events[p + 1 :])
 
 
 def _revealed(table: Any, bought: int) -> tuple[Any, ...]:

@@ -316,17 +316,27 @@ def buyable(table: Table, out: int) -> int:
 ONE_EACH = pack([1] * 5)
 
 
+class _FirstStocks(dict):
+    """mages -> the STOCKS, PRODUCES and PRODUCED fields of a first state: one of each
+    essence, and an empty tableau (the mage alone produces). 60 seatings of mages at most."""
+
+    def __missing__(self, mages: tuple[int, ...]) -> tuple[int, int, tuple[Any, ...]]:
+        stocks = sum(ONE_EACH << SHIFTS[q] for q in range(len(mages)))
+        produces = sum(MAGE_PRODUCTION[mage] << SHIFTS[q] for q, mage in enumerate(mages))
+        found = self[mages] = (stocks, produces, produced_events(produces, len(mages)))
+        return found
+
+
+FIRST_STOCKS = _FirstStocks()
+
+
 def initial(
     table: Table, start: int, hands: list[list[int]] | None, decks: list[list[int]] | None
 ) -> State:
     """The first state: round 1, one of each essence, no production yet."""
-    players = table.players
-    stocks = sum(ONE_EACH << SHIFTS[q] for q in range(players))
-    # an empty tableau: the mage alone produces
-    produces = sum(MAGE_PRODUCTION[mage] << SHIFTS[q] for q, mage in enumerate(table.mages))
     fields: list = [1, start, start, -1, 0, False, 0, 0, buyable(table, 0), 0, table]
-    fields += [stocks, produces, produced_events(produces, players)]
-    for seat in range(players):
+    fields += FIRST_STOCKS[table.mages]
+    for seat in range(table.players):
         hand = sum(1 << i for i in hands[seat]) if hands is not None else 0
         deck = tuple(decks[seat]) if decks is not None else ()
         fields += [0, 0, hand, 3, deck, 3, 0]
