@@ -29,14 +29,17 @@ from engine.resarcana.actions import (
     canonical,
     misfit,
 )
-from engine.resarcana.essences import GUARD, WIDTH, shortfall
-from engine.resarcana.purse import ABOVE_7, LARGEST, REACH, SEVEN
+from engine.resarcana.essences import WIDTH, shortfall
+from engine.resarcana.purse import LARGEST, REACH
 from engine.resarcana.state import (
+    ALL_ABOVE_7,
     ALL_GUARDS,
     ALL_NEAR_CAP,
+    ALL_SEVENS,
     ARTIFACT_BITS,
     BEST,
     BUYABLE,
+    CAPPED,
     CURRENT,
     DECK,
     DECK_SIZE,
@@ -53,6 +56,7 @@ from engine.resarcana.state import (
     PRODUCES,
     ROUND,
     SCORE,
+    SEAT_FIELD,
     SHIFTS,
     START,
     STOCKS,
@@ -111,13 +115,10 @@ def legal_actions(state: State) -> list[Action]:
         hand = ARTIFACT_BITS & ~state[OUT]  # physical play: any artifact not yet out
     else:
         hand = 0
-    # What the seat's stock pays for: purse.reach, inline. Computed here, once per listing,
-    # rather than kept in the state: then neither a payment nor a round end's production
-    # (every seat's stock at once) has to recompute it. The seat's stock needs no mask: the
-    # masks below only look at its fields, not at the seats above.
-    stock = state[STOCKS] >> SHIFTS[p]
-    many = ((stock & ABOVE_7) + ABOVE_7) & GUARD
-    pay, power = REACH[(stock & SEVEN) | (many >> _MANY_SHIFT) * LARGEST]
+    # What the seat's stock pays for: purse.reach, looked up here rather than kept per seat
+    # in the state, so that a round end's production (every seat's stock at once) does not
+    # look it up for every seat; the state keeps all seats' capped stocks instead.
+    pay, power = REACH[state[CAPPED] >> SHIFTS[p] & SEAT_FIELD]
     # Most masks below are empty; testing first is cheaper than looking up an empty tuple.
     playable = hand & pay
     legal = list(PLAYS[p][playable]) if playable else []
@@ -212,6 +213,9 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
         else:
             s[BUYABLE] = state[BUYABLE] ^ bit
     s[STOCKS] = stocks
+    # state.capped_all(stocks), inline: a call would cost more than the expression
+    many = ((stocks & ALL_ABOVE_7) + ALL_ABOVE_7) & ALL_GUARDS
+    s[CAPPED] = (stocks & ALL_SEVENS) | (many >> _MANY_SHIFT) * LARGEST
     s[CURRENT] = table.next_seat[state[PASSED]][p]
     done = _new(Applied)
     _set_state(done, tuple(s))
@@ -311,6 +315,9 @@ def _end_round(s: list[Any], table: Any, events: tuple[Any, ...]) -> tuple[Any, 
     if stocks & ALL_NEAR_CAP:
         stocks = clamp_all(stocks, table.players)
     s[STOCKS] = stocks
+    # state.capped_all(stocks), inline: a call would cost more than the expression
+    many = ((stocks & ALL_ABOVE_7) + ALL_ABOVE_7) & ALL_GUARDS
+    s[CAPPED] = (stocks & ALL_SEVENS) | (many >> _MANY_SHIFT) * LARGEST
     return events + TURN_OF_ROUND[start][now] + s[PRODUCED]
 
 

@@ -10,6 +10,7 @@ from engine.resarcana.state import (
     ARTIFACT_BITS,
     BEST,
     BUYABLE,
+    CAPPED,
     CURRENT,
     DECK,
     DECK_SIZE,
@@ -38,6 +39,7 @@ from engine.resarcana.state import (
     Table,
     W,
     buyable,
+    capped_all,
     initial,
     produced_events,
     production,
@@ -113,7 +115,7 @@ def state_from_json(data: dict[str, Any]) -> State:
         produces |= production(table.mages[q], s[base + TABLEAU]) << SHIFTS[q]
         out |= s[base + TABLEAU]
     s[OUT] = out
-    s[STOCKS], s[PRODUCES] = stocks, produces
+    s[STOCKS], s[CAPPED], s[PRODUCES] = stocks, capped_all(stocks), produces
     s[PRODUCED] = produced_events(produces, table.players)
     for base in range(G, len(s), W):
         s[base + SCORE] = vp_of(s[base + TABLEAU], s[base + TOKENS])

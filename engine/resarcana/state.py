@@ -32,6 +32,7 @@ from engine.resarcana.essences import (
     pack,
 )
 from engine.resarcana.events import Produced
+from engine.resarcana.purse import ABOVE_7, LARGEST, SEVEN
 
 # Every card that can lie on the table, in bit order.
 ORDER: tuple[Card, ...] = ARTIFACTS + PLACES + MONUMENTS
@@ -51,13 +52,15 @@ VP_TO_END = 10
 # (mask of seats), finished, used (cards turned this round), out (cards in a tableau or
 # discarded), buyable (places left and face-up monuments; with an unknown stack every
 # monument not yet bought), best (the highest VP at the table), table (the fixed `Table`),
-# stocks (every seat's essences, see SEAT_SHIFT), produces (what every seat's mage and
+# stocks (every seat's essences, see SEAT_SHIFT), capped (the same with every count above 7
+# made 7: what `purse.REACH` is keyed by, kept up to date with the stocks so that listing
+# a seat's legal actions looks its masks up with one shift), produces (what every seat's mage and
 # tableau produce at the start of a round, packed the same way; kept up to date as cards
 # join a tableau, so a round end adds it to the stocks and never sums a tableau), produced
 # (the `Produced` event of each seat for that production, kept up to date with it).
 ROUND, CURRENT, START, FIRST, PASSED, FINISHED, USED, OUT, BUYABLE, BEST, TABLE = range(11)
-STOCKS, PRODUCES, PRODUCED = range(11, 14)
-G = 14
+STOCKS, CAPPED, PRODUCES, PRODUCED = range(11, 15)
+G = 15
 # Fields of a seat's block: VP tokens, VP (places + monuments + tokens), hand (mask; 0 when
 # unknown), hand size, deck (tuple of card indices, top first; () when unknown), deck size,
 # tableau (mask).
@@ -77,6 +80,14 @@ SEAT_FIELD = (1 << SEAT_SHIFT) - 1
 SHIFTS = tuple(SEAT_SHIFT * q for q in range(4))
 ALL_GUARDS = sum(GUARD << shift for shift in SHIFTS)
 ALL_NEAR_CAP = sum(NEAR_CAP << shift for shift in SHIFTS)
+ALL_SEVENS = sum(SEVEN << shift for shift in SHIFTS)
+ALL_ABOVE_7 = sum(ABOVE_7 << shift for shift in SHIFTS)
+
+
+def capped_all(stocks: int) -> int:
+    """All seats' stocks with every count above 7 made 7 (`purse.capped`, seat by seat)."""
+    many = ((stocks & ALL_ABOVE_7) + ALL_ABOVE_7) & ALL_GUARDS
+    return (stocks & ALL_SEVENS) | (many >> (WIDTH - 1)) * LARGEST
 
 
 def stock_of(stocks: int, seat: int) -> int:
@@ -317,13 +328,14 @@ ONE_EACH = pack([1] * 5)
 
 
 class _FirstStocks(dict):
-    """mages -> the STOCKS, PRODUCES and PRODUCED fields of a first state: one of each
+    """mages -> the STOCKS, CAPPED, PRODUCES, PRODUCED fields of a first state: one of each
     essence, and an empty tableau (the mage alone produces). 60 seatings of mages at most."""
 
-    def __missing__(self, mages: tuple[int, ...]) -> tuple[int, int, tuple[Any, ...]]:
+    def __missing__(self, mages: tuple[int, ...]) -> tuple[int, int, int, tuple[Any, ...]]:
         stocks = sum(ONE_EACH << SHIFTS[q] for q in range(len(mages)))
         produces = sum(MAGE_PRODUCTION[mage] << SHIFTS[q] for q, mage in enumerate(mages))
-        found = self[mages] = (stocks, produces, produced_events(produces, len(mages)))
+        events = produced_events(produces, len(mages))
+        found = self[mages] = (stocks, capped_all(stocks), produces, events)
         return found
 
 
