@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from firmware.journal import Journal
 
 DEFAULT = Path("/var/lib/arcana-table")
 
@@ -29,3 +34,15 @@ def resolve(given: Path | None) -> Path:
             # systemd may pass several colon-separated directories; the first is ours.
             return Path(value.split(":")[0])
     return DEFAULT
+
+
+def open_journal(given: Path | None, command: str) -> Journal | None:
+    """The journal of the state directory, or None after telling stderr why it cannot be
+    opened (the command then exits 2)."""
+    from firmware.journal import Journal, JournalError
+
+    try:
+        return Journal.open(resolve(given))
+    except JournalError as err:
+        print(f"arcana-table {command}: {err}", file=sys.stderr)
+        return None

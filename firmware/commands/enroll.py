@@ -40,17 +40,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from firmware.enrollment import EnrollError
-    from firmware.journal import Journal, JournalError
 
     try:
         cards, catalog = catalog_cards(args.game, args.catalog)
     except Exception as err:  # a broken catalog: its own precise message
         print(f"arcana-table enroll: {err}", file=sys.stderr)
         return 2
-    try:
-        journal = Journal.open(state_dir.resolve(args.state_dir))
-    except JournalError as err:
-        print(f"arcana-table enroll: {err}", file=sys.stderr)
+    journal = state_dir.open_journal(args.state_dir, "enroll")
+    if journal is None:
         return 2
     from firmware.enrollment import Enrollment
 

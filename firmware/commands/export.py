@@ -19,24 +19,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.journal import Journal, JournalError
-
-    try:
-        with Journal.open(state_dir.resolve(args.state_dir)) as journal:
-            games = journal.games()
-            if not games:
-                print("the journal holds no game yet", file=sys.stderr)
-                return 2
-            number = args.game if args.game is not None else games[-1].id
-            if number not in {g.id for g in games}:
-                print(
-                    f"no game {number} in the journal (see arcana-table history)", file=sys.stderr
-                )
-                return 2
-            text = journal.record(number)
-    except JournalError as err:
-        print(err, file=sys.stderr)
+    journal = state_dir.open_journal(args.state_dir, "export")
+    if journal is None:
         return 2
+    with journal:
+        games = journal.games()
+        if not games:
+            print("the journal holds no game yet", file=sys.stderr)
+            return 2
+        number = args.game if args.game is not None else games[-1].id
+        if number not in {g.id for g in games}:
+            print(f"no game {number} in the journal (see arcana-table history)", file=sys.stderr)
+            return 2
+        text = journal.record(number)
     if args.output is None:
         sys.stdout.write(text)
     else:

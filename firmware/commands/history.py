@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
 from firmware import state_dir
@@ -14,14 +13,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.journal import Journal, JournalError
-
-    try:
-        with Journal.open(state_dir.resolve(args.state_dir)) as journal:
-            games = journal.games()
-    except JournalError as err:
-        print(err, file=sys.stderr)
+    journal = state_dir.open_journal(args.state_dir, "history")
+    if journal is None:
         return 2
+    with journal:
+        games = journal.games()
     if not games:
         print("no games yet")
         return 0

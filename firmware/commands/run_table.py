@@ -31,7 +31,6 @@ def run(args: argparse.Namespace) -> int:
         format="%(levelname)s %(name)s: %(message)s",
     )
     from firmware.games import TableGames
-    from firmware.journal import Journal, JournalError
     from firmware.service import Service
     from firmware.table_loop import TableLoop
     from hardware.profile import ProfileError, load_profile
@@ -48,10 +47,8 @@ def run(args: argparse.Namespace) -> int:
     except Exception as err:  # CatalogError and file errors: one sentence, exit 2
         print(f"arcana-table run: {err}", file=sys.stderr)
         return 2
-    try:
-        journal = Journal.open(state_dir.resolve(args.state_dir))
-    except JournalError as err:
-        print(f"arcana-table run: {err}", file=sys.stderr)
+    journal = state_dir.open_journal(args.state_dir, "run")
+    if journal is None:
         return 2
     games.bindings = journal.bindings()
     try:

@@ -59,3 +59,12 @@ def test_history_lists_winners_and_scores(tmp_path, capsys, monkeypatch):
     first, second = capsys.readouterr().out.splitlines()
     assert "won by Ann (Ann 11, Ben 8) in round 6" in first
     assert "in progress" in second
+
+
+def test_a_state_dir_that_cannot_be_used_is_one_sentence_and_exit_2(tmp_path, capsys):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")
+    for command in (["export"], ["history"], ["enroll", "--game", "res-arcana", "--list"]):
+        assert cli.main([*command, "--state-dir", str(blocked)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"arcana-table {command[0]}: cannot create the state directory")
