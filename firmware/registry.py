@@ -30,6 +30,3 @@ class Registry:
 
     def bind(self, uid: str, card: str) -> None:
         self._bindings[uid.lower()] = card
-
-    def knows(self, card: str) -> bool:
-        return card in self._cards

@@ -110,11 +110,12 @@ class TableLoop:
 
 def bus_scanners(table: Table, clock: Callable[[], float]) -> list[Scanner]:
     """One scanner per bus, each polling its readers in turn."""
-    groups: dict[tuple[str, int], list[Any]] = {}
+    groups: dict[tuple[str, str], list[Any]] = {}
     specs = {spec.role: spec for spec in table.profile.readers}
     for role, reader in table.readers.items():
         spec = specs[role]
-        key = (spec.interface, getattr(spec, "bus", 0) if spec.interface != "uart" else hash(role))
+        # A UART carries one reader; SPI and I2C readers share their numbered bus.
+        key = (spec.interface, role if spec.interface == "uart" else str(spec.bus))
         groups.setdefault(key, []).append(reader)
     profile = table.profile
     return [

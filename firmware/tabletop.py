@@ -18,7 +18,6 @@ import time
 from collections import deque
 from collections.abc import Collection
 from pathlib import Path
-from typing import Any
 
 from PIL import Image
 
@@ -168,4 +167,4 @@ def _with_hold(profile: Profile, hold_s: float) -> Profile:
     return dataclasses.replace(profile, buttons=buttons)
 
 
-__all__: list[Any] = ["ManualClock", "Tabletop", "uid_for"]
+__all__ = ["ManualClock", "Tabletop", "uid_for"]

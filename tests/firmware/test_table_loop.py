@@ -57,3 +57,11 @@ def test_the_loop_plays_taps_from_its_threads_and_stops_saved(tmp_path):
     saved = render(SavedScreen()).tobytes()
     assert all(display.frame().tobytes() == saved for display in table.displays.values())
     assert "STOPPING=1" in notifier.sent
+
+
+def test_one_scanning_thread_per_bus():
+    from firmware.table_loop import bus_scanners
+
+    with build_table(load_profile("full-table"), emulated=True) as table:
+        (scanner,) = bus_scanners(table, time.monotonic)  # five SPI readers share SPI0
+        assert len(scanner.readers) == 5
