@@ -94,7 +94,7 @@ def test_a_real_table_cannot_be_pressed_from_code():
 
 
 def test_the_minimal_table_reads_through_its_i2c_reader():
-    with build_table(load_profile("minimal")) as table:
+    with build_table(load_profile("minimal"), "emulated") as table:
         assert table.readers["main"].firmware_version() == table.pads["main"].firmware
         table.pads["main"].place(Ntag("04010203040506"))
         assert [e.kind for e in table.scanner.cycle()] == ["placed"]
@@ -139,7 +139,7 @@ def test_every_bus_kind_of_a_profile_is_built():
         b = 23
         """)
     )
-    with build_table(profile) as table:
+    with build_table(profile, "emulated") as table:
         for role, reader in table.readers.items():
             assert reader.firmware_version() == table.pads[role].firmware, role
         table.pads["seat-1"].place(Ntag("04aabbccddeeff"))
@@ -161,7 +161,7 @@ def test_an_unplugged_pad_is_a_fault_and_the_other_pads_keep_reading(full_table)
 
 
 def test_closing_twice_is_fine_and_releases_the_pins(clock):
-    table = build_table(load_profile("minimal"), clock=clock)
+    table = build_table(load_profile("minimal"), "emulated", clock=clock)
     table.close()
     table.close()
     assert table.closed
@@ -191,7 +191,7 @@ def test_readers_behind_a_kernel_driven_multiplexer_sit_on_their_channel_buses()
         mux_channel = 1
         """)
     )
-    with build_table(profile) as table:
+    with build_table(profile, "emulated") as table:
         assert len(table.nfc_buses) == 2  # one emulated /dev/i2c-N per channel, no selects
         table.pads["stake-1"].place(Ntag("04aabbccddee01"))
         assert [(e.kind, e.reader) for e in table.scanner.cycle()] == [("placed", "stake-1")]
