@@ -23,7 +23,7 @@ from typing import Any
 from hardware.buses import Buses, ReaderWires, open_buses
 from hardware.buses.emulated import EmulatedBuses
 from hardware.controls import Button, Buzzer, Encoder, hold_down, let_go, press, turn
-from hardware.display import Display, EmulatedWiring
+from hardware.display import Display, DisplaySpec, EmulatedWiring
 from hardware.nfc.reader import Reader
 from hardware.nfc.scanner import Scanner
 from hardware.profile import Profile, ReaderSpec
@@ -41,6 +41,7 @@ class Table:
     readers: dict[str, Reader] = field(default_factory=dict)
     scanner: Scanner | None = None
     displays: dict[str, Display] = field(default_factory=dict)
+    display_specs: dict[str, DisplaySpec] = field(default_factory=dict)  # as opened
     buttons: dict[str, Button] = field(default_factory=dict)
     buzzer: Buzzer | None = None
     encoder: Encoder | None = None
@@ -69,6 +70,24 @@ class Table:
         if not self.emulated or self.encoder is None:
             raise ValueError("only an emulated table with an encoder can be turned by hand")
         turn(self.encoder, steps)
+
+    def unplug_display(self, role: str) -> None:
+        """Pull an emulated I2C display off its bus: its next transfer fails (a NACK)."""
+        spec = self._emulated_i2c_display(role)
+        self.wiring.i2c_bus(spec.bus).unplug(spec.address)
+
+    def plug_display(self, role: str) -> None:
+        """Put an emulated I2C display pulled by `unplug_display` back."""
+        spec = self._emulated_i2c_display(role)
+        self.wiring.i2c_bus(spec.bus).plug(spec.address)
+
+    def _emulated_i2c_display(self, role: str) -> DisplaySpec:
+        if self.wiring is None:
+            raise ValueError("only an emulated table's displays can be unplugged from code")
+        spec = self.display_specs.get(role)
+        if spec is None or spec.interface != "i2c":
+            raise ValueError(f"this table has no I2C display {role!r}")
+        return spec
 
     def _emulated_button(self, role: str) -> Button:
         if not self.emulated:
@@ -152,6 +171,7 @@ def _build(table: Table, buses: Buses, timeout_s: float, clock: Callable[[], flo
         if spec.mux_channel is not None and profile.mux is not None:
             number = buses.mux_channel_bus(profile.mux, spec.mux_channel)
             spec = replace(spec, bus=number, mux_channel=None)
+        table.display_specs[spec.role] = spec
         table.displays[spec.role] = buses.display(spec, clock)
     factory = buses.pin_factory
     for spec in profile.buttons:

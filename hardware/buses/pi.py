@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hardware.buses import Buses, BusUnavailable, ReaderWires, i2c_route
+from hardware.buses.fixes import REBOOT, i2c_off, spi_off, uart_off
 from hardware.display.spec import DisplaySpec
 from hardware.profile import MuxSpec, ReaderSpec
 
@@ -24,37 +25,6 @@ log = logging.getLogger(__name__)
 # terminal; the table declares them (pyproject) and must never install at run time.
 SKIP_DEPENDENCY_CHECK = "BLINKA_SKIP_DEPENDENCY_CHECK"
 SPI_PINS = {0: ("SCK", "MOSI", "MISO"), 1: ("SCK_1", "MOSI_1", "MISO_1")}
-REBOOT = "then reboot"
-
-
-def spi_off(port: int, node: str) -> str:
-    """The sentence for an SPI port whose device node is missing."""
-    if port == 0:
-        fix = f"switch SPI on with `sudo raspi-config nonint do_spi 0`, {REBOOT}"
-    else:
-        fix = f"add `dtoverlay=spi1-1cs` to /boot/firmware/config.txt, {REBOOT}"
-    return f"{node} does not exist: SPI{port} is off; {fix}"
-
-
-def i2c_off(number: int, node: str) -> str:
-    """The sentence for an I2C bus whose device node is missing."""
-    if number == 1:
-        fix = f"switch I2C on with `sudo raspi-config nonint do_i2c 0`, {REBOOT}"
-    else:
-        fix = (
-            "a multiplexer channel needs `dtoverlay=i2c-mux,pca9548,addr=0x70` and a software "
-            f"bus its `dtoverlay=i2c-gpio` in /boot/firmware/config.txt, {REBOOT}"
-        )
-    return f"{node} does not exist: {fix}"
-
-
-def uart_off(port: str) -> str:
-    """The sentence for a serial port that is missing."""
-    return (
-        f"{port} does not exist: switch the UART on and the serial console off with "
-        "`sudo raspi-config nonint do_serial_hw 0` and `sudo raspi-config nonint "
-        f"do_serial_cons 1`, {REBOOT}"
-    )
 
 
 class PiBuses(Buses):
@@ -77,15 +47,18 @@ class PiBuses(Buses):
     # -- readers ------------------------------------------------------------------------
 
     def reader_wires(self, spec: ReaderSpec, mux: MuxSpec | None) -> ReaderWires:
-        irq, reset = self._line(spec.irq), self._line(spec.reset)
+        # The bus first: a bus switched off is the first thing to tell.
         if spec.interface == "spi":
+            port = self._spi_port(spec.bus)
             cs = self._line(spec.cs, value=True)  # claimed high: this PN532 does not listen yet
-            return ReaderWires(self._spi_port(spec.bus), cs=cs, irq=irq, reset=reset)
+            return ReaderWires(port, cs=cs, irq=self._line(spec.irq), reset=self._line(spec.reset))
         if spec.interface == "uart":
-            return ReaderWires(self._uart(spec), reset=reset)
+            return ReaderWires(self._uart(spec), reset=self._line(spec.reset))
         number, channel = i2c_route(spec, mux, self)
+        bus = self._i2c_bus(number)
+        irq, reset = self._line(spec.irq), self._line(spec.reset)
         return ReaderWires(
-            self._i2c_bus(number),
+            bus,
             irq=irq,
             reset=reset,
             req=self._line(spec.req, value=True),

@@ -20,8 +20,9 @@ from hardware.display.chip import OledChip
 
 log = logging.getLogger(__name__)
 
-# Errors a display can raise from its bus or while opening: each marks it failing.
-DISPLAY_ERRORS = (OSError, luma.core.error.Error)
+# Errors a display can raise from its bus: each marks it failing. RuntimeError is what the
+# GPIO libraries under luma's SPI interface raise (RPi.GPIO on a Pi 5, lgpio on a busy line).
+DISPLAY_ERRORS = (OSError, RuntimeError, luma.core.error.Error)
 FIRST_RETRY_S = 0.5
 LONGEST_RETRY_S = 8.0
 
@@ -139,8 +140,8 @@ class Display:
             return False
         try:
             self._device = self._open_device()
-        except DISPLAY_ERRORS as err:
-            self._failed(err)
+        except Exception as err:  # opening runs luma's and the bus libraries' set-up code:
+            self._failed(err)  # whatever it raises, one display must not stop the table
             return False
         if not self.health.ok:
             self.health.ok = True
