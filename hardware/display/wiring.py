@@ -131,10 +131,14 @@ def _luma_spi(spec: DisplaySpec, **buses):
             f"{spec.name}: {err.name} is not installed; SPI displays need spidev and the "
             "RPi.GPIO API of rpi-lgpio (pip install spidev rpi-lgpio)"
         ) from err
-    except RuntimeError as err:  # RPi.GPIO itself on a Pi 5 (RP1): "Cannot determine SOC..."
+    except OSError:
+        raise  # the bus's own error (spidev), told as it is
+    except Exception as err:  # the GPIO library under luma: RPi.GPIO on a Pi 5's RP1 raises
+        # RuntimeError at setup, rpi-lgpio raises lgpio.error when the chip or line is taken
         raise DisplayWiringError(
-            f"{spec.name}: the GPIO library cannot drive the DC/RESET lines ({err}); on a Pi 5 "
-            "replace RPi.GPIO by rpi-lgpio (pip uninstall RPi.GPIO; pip install rpi-lgpio)"
+            f"{spec.name}: the GPIO library cannot drive the DC/RESET lines "
+            f"({type(err).__name__}: {err}); it must be rpi-lgpio, not RPi.GPIO (which fails "
+            "on a Pi 5): pip uninstall RPi.GPIO, then pip install --force-reinstall rpi-lgpio"
         ) from err
 
 
