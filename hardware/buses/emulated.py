@@ -40,6 +40,7 @@ class EmulatedBuses(Buses):
         self.pin_factory = pin_factory
         self.wiring = EmulatedWiring()
         self.pads: dict[str, Any] = {}
+        self.lines: dict[int, Any] = {}  # the EmulatedPin of each reader GPIO, by number
         self.uarts: list[Any] = []
         self.spi_ports: dict[int, EmulatedSPI] = {}
         self.i2c_buses: dict[int, EmulatedI2C] = {}
@@ -52,16 +53,16 @@ class EmulatedBuses(Buses):
         return [*self.uarts, *self.spi_ports.values(), *self.i2c_buses.values()]
 
     def reader_wires(self, spec: ReaderSpec, mux: MuxSpec | None) -> ReaderWires:
-        from hardware.nfc.buses import EmulatedI2C, EmulatedPin, EmulatedSPI, EmulatedUART
+        from hardware.nfc.buses import EmulatedI2C, EmulatedSPI, EmulatedUART
         from hardware.nfc.emulator import EmulatedPN532
 
         chip = EmulatedPN532(name=spec.role)
         self.pads[spec.role] = chip
         irq = chip.irq if spec.irq is not None else None
-        reset = EmulatedPin(f"GPIO{spec.reset}") if spec.reset is not None else None
+        reset = self._line(spec.reset)
         if spec.interface == "spi":
             port = self.spi_ports.setdefault(spec.bus, EmulatedSPI())
-            cs = EmulatedPin(f"GPIO{spec.cs}", value=False)  # a line not yet driven
+            cs = self._line(spec.cs, value=False)  # at its power-on pull-down: selected
             cs.switch_to_output(value=True)
             port.attach(chip, cs)
             return ReaderWires(port, cs=cs, irq=irq, reset=reset)
@@ -69,7 +70,7 @@ class EmulatedBuses(Buses):
             uart = EmulatedUART(chip, baudrate=spec.baudrate)
             self.uarts.append(uart)
             return ReaderWires(uart, reset=reset)
-        req = EmulatedPin(f"GPIO{spec.req}") if spec.req is not None else None
+        req = self._line(spec.req)
         number, channel = i2c_route(spec, mux, self)
         bus = self.i2c_buses.setdefault(number, EmulatedI2C(frequency=spec.clock_hz))
         if channel is None:
@@ -84,6 +85,14 @@ class EmulatedBuses(Buses):
         return ReaderWires(
             bus, irq=irq, reset=reset, req=req, channel=channel, mux_address=mux.address
         )
+
+    def _line(self, number: int | None, value: bool = True) -> Any:
+        from hardware.nfc.buses import EmulatedPin
+
+        if number is None:
+            return None
+        self.lines[number] = EmulatedPin(f"GPIO{number}", value=value)
+        return self.lines[number]
 
     def display(self, spec: DisplaySpec, clock: Callable[[], float]) -> Display:
         return open_display(spec, self.wiring, clock=clock)

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 
+from hardware.buses.emulated import EmulatedBuses
 from hardware.nfc.tags import Ntag
 from hardware.profile import load_profile, parse_profile
 from hardware.table import Table, build_table
@@ -196,3 +197,36 @@ def test_readers_behind_a_kernel_driven_multiplexer_sit_on_their_channel_buses()
         table.pads["stake-1"].place(Ntag("04aabbccddee01"))
         assert [(e.kind, e.reader) for e in table.scanner.cycle()] == [("placed", "stake-1")]
         assert list(table.wiring.i2c_buses) == [11]
+
+
+class BusesThatWatchTheSPI(EmulatedBuses):
+    """Emulated buses that note how much SPI traffic there was as each reader is wired."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.traffic_when_wired: list[int] = []
+
+    def reader_wires(self, spec, mux):
+        self.traffic_when_wired.append(sum(p.transactions for p in self.spi_ports.values()))
+        return super().reader_wires(spec, mux)
+
+
+def test_every_chip_select_is_driven_high_before_the_first_reader_speaks():
+    buses = BusesThatWatchTheSPI()
+    with build_table(load_profile("full-table"), buses) as table:
+        assert buses.traffic_when_wired == [0] * 5  # no reader spoke before all were wired
+        for spec in table.profile.readers:
+            assert buses.lines[spec.cs].history[0] is True  # claimed high from the pull-down
+        assert all(r.health.state == "ok" for r in table.readers.values())
+        assert buses.spi_ports[0].transactions > 0
+
+
+def test_an_i2c_reader_with_a_request_line_is_woken_through_it():
+    profile = parse_profile(
+        '[[readers]]\nrole = "main"\ninterface = "i2c"\nreq = 4\nreset = 17\n'
+    )
+    with build_table(profile, "emulated") as table:
+        assert table.readers["main"].health.state == "ok"
+        # adafruit_pn532's wake-up on I2C: P32 (H_REQ) pulsed low, then high
+        assert table.buses.lines[4].history == [False, True]
+        assert table.buses.lines[17].history[:2] == [False, True]  # and a reset pulse
