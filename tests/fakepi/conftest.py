@@ -204,6 +204,9 @@ class FakePi:
     def place(self, reader: str, uid: str, card_id: str | None = None) -> None:
         self.ask("place", reader=reader, uid=uid, card_id=card_id)
 
+    def remove(self, reader: str, uid: str) -> None:
+        self.ask("remove", reader=reader, uid=uid)
+
     def press(self, gpio: int) -> None:
         """A finger on a button wired from `gpio` to ground."""
         self.ask("drive", gpio=gpio, level=0)
@@ -299,14 +302,26 @@ class FakePi:
         self.log.close()
 
 
-def wait_for(condition: Callable[[], bool], what: str) -> None:
-    """Poll `condition` until it holds; fail (naming `what`) after PATIENCE_S."""
+def wait_until(
+    condition: Callable[[], bool], what: str, process: subprocess.Popen | None = None
+) -> None:
+    """Poll `condition` until it holds; fail naming `what` after PATIENCE_S, or at once if
+    `process` (the command under test) has ended."""
     deadline = time.monotonic() + PATIENCE_S
     while time.monotonic() < deadline:
         if condition():
             return
+        if process is not None and process.poll() is not None:
+            pytest.fail(f"arcana-table ended (status {process.returncode}) before {what}:\n"
+                        f"{process.stderr.read()}")
         time.sleep(0.2)
     pytest.fail(f"on the fake Pi, never: {what}")
+
+
+@pytest.fixture
+def wait_for() -> Callable[..., None]:
+    """`wait_for(condition, what, process=None)`: see `wait_until`."""
+    return wait_until
 
 
 @pytest.fixture
