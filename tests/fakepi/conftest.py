@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -47,9 +48,10 @@ PATIENCE_S = 30.0
 def _missing_tools() -> list[str]:
     missing = []
     probe = "import gi; gi.require_version('UMockdev', '1.0'); from gi.repository import UMockdev"
-    if not SYSTEM_PYTHON.exists() or subprocess.run(
-        [str(SYSTEM_PYTHON), "-c", probe], capture_output=True
-    ).returncode:
+    if (
+        not SYSTEM_PYTHON.exists()
+        or subprocess.run([str(SYSTEM_PYTHON), "-c", probe], capture_output=True).returncode
+    ):
         missing.append("UMockdev's GObject bindings for /usr/bin/python3")
     found = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
     if PRELOAD not in found:
@@ -81,7 +83,17 @@ def gpio_shim(tmp_path_factory) -> Path:
     _ensure_debian_packages()
     out = tmp_path_factory.mktemp("fakepi") / "gpio_shim.so"
     done = subprocess.run(
-        ["gcc", "-shared", "-fPIC", "-O1", "-Wall", "-o", str(out), str(HERE / "gpio_shim.c"), "-ldl"],
+        [
+            "gcc",
+            "-shared",
+            "-fPIC",
+            "-O1",
+            "-Wall",
+            "-o",
+            str(out),
+            str(HERE / "gpio_shim.c"),
+            "-ldl",
+        ],
         capture_output=True,
         text=True,
     )
@@ -312,8 +324,10 @@ def wait_until(
         if condition():
             return
         if process is not None and process.poll() is not None:
-            pytest.fail(f"arcana-table ended (status {process.returncode}) before {what}:\n"
-                        f"{process.stderr.read()}")
+            pytest.fail(
+                f"arcana-table ended (status {process.returncode}) before {what}:\n"
+                f"{process.stderr.read()}"
+            )
         time.sleep(0.2)
     pytest.fail(f"on the fake Pi, never: {what}")
 
@@ -345,3 +359,46 @@ def fake_pi(gpio_shim, tmp_path) -> Iterator[Callable[..., FakePi]]:
     yield make
     for pi in made:
         pi.close()
+
+
+class SelftestRun:
+    """One `arcana-table selftest` on a fake Pi, a tag lying on the first reader, a finger
+    pressing each button it asks for; what came out and what the devices saw."""
+
+    def __init__(self, pi: FakePi, profile: str) -> None:
+        self.profile = profile_path(profile)
+        self.tagged = pi.wiring["readers"][0]["role"]
+        pi.place(self.tagged, "04a1b2c3d4e5f6", "seer_orb")
+        self.done = pi.run("selftest", "--profile", str(self.profile), on_stderr=self._finger(pi))
+        self.report = pi.report()
+        self.frames = pi.frame_history()
+        self.testbed_log = pi.testbed_log()
+
+    @staticmethod
+    def _finger(pi: FakePi) -> Callable[[str], None]:
+        def on_stderr(line: str) -> None:
+            asked = re.search(r"press the \w+ button \(GPIO(\d+)\)", line)
+            if asked:
+                pi.press(int(asked[1]))
+
+        return on_stderr
+
+
+@pytest.fixture(scope="session")
+def selftest_on(gpio_shim, tmp_path_factory) -> Iterator[Callable[[str, str], SelftestRun]]:
+    """`selftest_on(board, profile)`: the self-test's run, made once per session."""
+    runs: dict[tuple[str, str], SelftestRun] = {}
+    pis: list[FakePi] = []
+
+    def get(board: str, profile: str) -> SelftestRun:
+        if (board, profile) not in runs:
+            workdir = tmp_path_factory.mktemp(f"selftest-{board}-{profile}")
+            pi = FakePi(wiring_for(board, profile), gpio_shim, workdir)
+            pis.append(pi)
+            try:
+                runs[board, profile] = SelftestRun(pi, profile)
+            finally:
+                pi.close()
+        return runs[board, profile]
+
+    yield get

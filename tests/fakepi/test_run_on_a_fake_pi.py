@@ -36,7 +36,11 @@ def emulated_frames(tmp_path, profile, pad: str) -> list[dict[str, bytes]]:
 
 @pytest.mark.parametrize(
     "board, profile, pad",
-    [("pi4", "full-table", "stake-1"), ("pi5", "full-table", "stake-3"), ("pi5", "minimal", "main")],
+    [
+        ("pi4", "full-table", "stake-1"),
+        ("pi5", "full-table", "stake-3"),
+        ("pi5", "minimal", "main"),
+    ],
 )
 def test_a_tag_and_a_button_reach_the_game_and_the_oleds(
     fake_pi, profile_file, tmp_path, wait_for, board, profile, pad

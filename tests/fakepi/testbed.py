@@ -131,6 +131,7 @@ class Line:
         self.name = name
         self.power_on_pull = power_on_pull  # 1 up, 0 down, None floating (reads 0)
         self.request: LineRequest | None = None
+        self.ever_requested = False
         self.flags = F_INPUT
         self.driven = 0  # the physical level an output drives
         self.external: int | None = None  # a button pulling it, None when nothing does
@@ -205,6 +206,15 @@ class Gpio:
         self.next_request = 1
         self.start = time.monotonic()
 
+    def used_lines(self) -> list[tuple[str, int]]:
+        """(chip label, offset) of every line that was ever requested."""
+        return [
+            (label, line.offset)
+            for label, lines in self.chips.values()
+            for line in lines
+            if line.ever_requested
+        ]
+
     def header_line(self, gpio: int) -> Line:
         return self.chips[self.header][1][gpio]
 
@@ -222,6 +232,7 @@ class Gpio:
         request = LineRequest(number, chosen, consumer, self.fifo_dir / f"line-{number}")
         for line in chosen:
             line.request = request
+            line.ever_requested = True
         self.requests[number] = request
         return request
 
@@ -455,7 +466,9 @@ class SpiBus:
             elif ce is not None and device_ce == ce:
                 selected.append(device)
         if len(self.log) < self.LOG_LIMIT:
-            levels = {str(cs): self.gpio.header_line(cs).level() for _, cs, _ in self.attached if cs}
+            levels = {
+                str(cs): self.gpio.header_line(cs).level() for _, cs, _ in self.attached if cs
+            }
             self.log.append({"ce": ce, "selected": [d.role for d in selected], "cs": levels})
         answers = [device.transfer(out, {}) for device in selected]
         answers = [answer for answer in answers if answer is not None]
@@ -687,7 +700,7 @@ class I2cDevHandler(Handler):
             return 0
         if request == 0x0707:  # I2C_RDWR
             header = _pointer(client, 16)
-            msgs_ptr, count = struct.unpack("<QI4x", bytes(header.retrieve()))
+            _, count = struct.unpack("<QI4x", bytes(header.retrieve()))
             messages = header.resolve(0, 16 * count)
             raw = bytes(messages.retrieve())
             for n in range(count):
@@ -795,7 +808,9 @@ class FakePi:
         tree = self.root / "proc" / "device-tree"
         (tree / "system").mkdir(parents=True)
         (tree / "model").write_bytes(self.board["model"].encode() + b"\0")
-        (tree / "compatible").write_bytes(b"".join(c.encode() + b"\0" for c in self.board["compatible"]))
+        (tree / "compatible").write_bytes(
+            b"".join(c.encode() + b"\0" for c in self.board["compatible"])
+        )
         (tree / "system" / "linux,revision").write_bytes(struct.pack(">I", self.board["revision"]))
         lines = [f"processor\t: {n}\nBogoMIPS\t: 108.00\nCPU part\t: 0xd08\n" for n in range(4)]
         if self.board["hardware"]:
@@ -858,7 +873,9 @@ class FakePi:
                 os.symlink(f"../i2c-{adapter.number}", mux_dir / f"channel-{channel}")
             bus_dir = self.root / "sys" / "bus" / "i2c" / "devices"
             bus_dir.mkdir(parents=True, exist_ok=True)
-            os.symlink(f"../../../devices/1-{mux['address']:04x}", bus_dir / f"1-{mux['address']:04x}")
+            os.symlink(
+                f"../../../devices/1-{mux['address']:04x}", bus_dir / f"1-{mux['address']:04x}"
+            )
         elif mux is not None:
             main.devices[mux["address"]] = Tca9548a()
 
@@ -881,7 +898,9 @@ class FakePi:
             if display["interface"] == "i2c":
                 place(self.oleds[display["role"]], display.get("mux_channel"), display["address"])
         for number, adapter in self.adapters.items():
-            self._attach(f"/dev/i2c-{number}", I2cDevHandler(adapter, kernel_owned if number == 1 else set()))
+            self._attach(
+                f"/dev/i2c-{number}", I2cDevHandler(adapter, kernel_owned if number == 1 else set())
+            )
 
     def _add_adapter(self, number: int, name: str) -> None:
         self._add_node("i2c-dev", f"i2c-{number}", f"89:{number}", "name", name)
@@ -928,10 +947,13 @@ class FakePi:
         return {
             "ok": True,
             "lines": lines,
+            "used_lines": self.gpio.used_lines(),
             "spi_log": self.spi.log,
             "spi_transfers": self.spi.transfers,
             "spi_contention": self.spi.contention,
-            "oleds": {role: [[k, p.hex()] for k, p in rec.stream] for role, rec in self.oleds.items()},
+            "oleds": {
+                role: [[k, p.hex()] for k, p in rec.stream] for role, rec in self.oleds.items()
+            },
             "readers": {
                 role: {"commands": [[c, p.hex()] for c, p in chip.commands], "rf": chip.rf_field}
                 for role, chip in self.chips.items()
