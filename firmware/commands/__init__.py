@@ -5,8 +5,12 @@ status). `firmware.cli` lists the subcommands with their one-line help; a subcom
 module does not exist yet says so and exits 2.
 """
 
+from __future__ import annotations
+
 import importlib
+import sys
 from types import ModuleType
+from typing import Any
 
 
 def optional_module(name: str) -> ModuleType | None:
@@ -20,3 +24,22 @@ def optional_module(name: str) -> ModuleType | None:
         if err.name != name:
             raise
         return None
+
+
+def open_table(profile: Any, command: str, *, emulated: bool = False) -> Any:
+    """The table of `profile` on the buses `--emulated` or $ARCANA_TABLE_BUSES choose, or
+    None after printing why it cannot be opened (one sentence on stderr, no traceback)."""
+    try:
+        from hardware.buses import BusUnavailable
+        from hardware.table import build_table
+
+        return build_table(profile, emulated=emulated)
+    except BusUnavailable as err:
+        print(f"arcana-table {command}: cannot open the table's hardware: {err}", file=sys.stderr)
+    except Exception as err:  # off a Pi, Blinka and lgpio refuse to load
+        print(
+            f"arcana-table {command}: cannot open the table's hardware: "
+            f"{type(err).__name__}: {err} (on a machine without the table, add --emulated)",
+            file=sys.stderr,
+        )
+    return None

@@ -88,11 +88,14 @@ def catalog_cards(game: str, catalog: str) -> tuple[dict[str, str], str]:
 
 
 def tap_mode(args: argparse.Namespace, enrollment: Any) -> int:
+    from firmware.commands import open_table
     from hardware.profile import load_profile
-    from hardware.table import build_table
 
     profile = load_profile(args.profile)
-    with build_table(profile, emulated=args.emulated) as table:
+    table = open_table(profile, "enroll", emulated=args.emulated)
+    if table is None:
+        return 1
+    with table:
         pad = args.pad or next(iter(table.readers))
         if pad not in table.readers:
             print(f"arcana-table enroll: no pad {pad}; this table has {', '.join(table.readers)}")

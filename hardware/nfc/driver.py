@@ -1,18 +1,22 @@
 """The adafruit PN532 driver classes with the table's waiting policy; framing stays the driver's.
 
-Two things differ from the stock classes, both about time:
+Three things differ from the stock classes, all about time:
 - Waiting for the chip uses the IRQ line when one is wired (low = a frame is ready), so no
   status-byte polling goes over the bus. (The stock I2C and SPI waits poll the status byte and
   sleep 10 ms between tries.)
 - The commands the driver sends while it is being built (SAMConfiguration with a 1 s timeout,
   GetFirmwareVersion with 0.5 s) use the reader's own short timeout, so re-initialising a reader
   that does not answer costs a bounded, short time and the other pads keep being scanned.
+- On a UART, a response is read frame by frame (start code, length, then exactly the rest):
+  the stock driver asks pyserial for the longest answer it expects (49 bytes for a poll),
+  and pyserial's `read(n)` waits its whole timeout whenever fewer bytes come, on every poll.
 """
 
 from __future__ import annotations
 
 import time
 
+from adafruit_pn532.adafruit_pn532 import BusyError
 from adafruit_pn532.i2c import PN532_I2C
 from adafruit_pn532.spi import PN532_SPI
 from adafruit_pn532.uart import PN532_UART
@@ -20,6 +24,7 @@ from adafruit_pn532.uart import PN532_UART
 CMD_SAM_CONFIGURATION = 0x14
 CMD_GET_FIRMWARE_VERSION = 0x02
 IRQ_POLL_S = 0.0005
+ACK_LENGTH = 6  # 00 00 FF 00 FF 00
 
 
 class _TableWaits:
@@ -81,8 +86,32 @@ class TablePN532_SPI(_TableWaits, PN532_SPI):
 
 
 class TablePN532_UART(_TableWaits, PN532_UART):
-    """PN532_UART with the table's short construction timeouts (no IRQ on HSU)."""
+    """PN532_UART with the table's short construction timeouts (no IRQ on HSU), reading each
+    frame as long as it is."""
 
     def __init__(self, uart, *, timeout_s: float = 0.1, **pins) -> None:
         self.command_timeout_s = timeout_s
         super().__init__(uart, **pins)
+
+    def _read_data(self, count: int) -> bytes:
+        """One frame of at most `count` bytes, asking the port only for bytes that will come.
+
+        An ACK is 6 bytes, as asked. A response: zeros then 0xFF (the start code), LEN and
+        LCS, then LEN bytes, the checksum and the postamble.
+        """
+        if count <= ACK_LENGTH:
+            return super()._read_data(count)
+        frame = bytearray()
+        while len(frame) < count and not frame.endswith(b"\x00\xff"):
+            byte = self._uart.read(1)
+            if not byte:
+                break
+            frame += byte
+        if frame.endswith(b"\x00\xff"):
+            head = self._uart.read(min(2, count - len(frame))) or b""
+            frame += head
+            if len(head) == 2:  # LEN and LCS: LEN bytes, checksum and postamble follow
+                frame += self._uart.read(min(head[0] + 2, count - len(frame))) or b""
+        if not frame:
+            raise BusyError("No data read from PN532")
+        return bytes(frame)
