@@ -146,7 +146,10 @@ def wiring_for(board: str, profile: str, *, spi: bool = True, i2c: bool = True) 
         "board": board,
         "mux": None
         if mux is None
-        else {"address": mux.get("address", 0x70), "kernel": bool(mux.get("kernel_buses"))},
+        else {
+            "address": mux.get("address", 0x70),
+            "kernel": bool(mux.get("kernel") or mux.get("kernel_buses")),
+        },
         "readers": readers,
         "displays": displays,
         "buttons": [entry["pin"] for entry in data.get("buttons", [])],
