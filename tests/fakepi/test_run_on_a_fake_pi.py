@@ -1,0 +1,74 @@
+"""`arcana-table run --profile P` (real mode, as the systemd unit starts it) on a fake Pi 4
+and Pi 5: a tag on a fake reader and a press of a fake button reach the game, and every fake
+OLED then shows exactly what the emulated table (`Tabletop`) shows after the same steps."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware.games import TableGames
+from firmware.screens import SavedScreen, render
+from firmware.tabletop import Tabletop, uid_for
+from hardware.nfc.tags import Ntag
+from hardware.profile import load_profile
+
+pytestmark = pytest.mark.fakepi
+
+CARD = "seer_orb"
+
+
+def emulated_frames(tmp_path, profile, pad: str) -> list[dict[str, bytes]]:
+    """The screens of the emulated table: at start, with the card on `pad`, after the
+    notice has expired, after a press of Select."""
+    spec = load_profile(profile)
+    seen = []
+    with Tabletop(tmp_path / "emulated", TableGames.for_profile(spec), profile=spec) as top:
+        seen.append(top.screens())
+        top.table.pads[pad].place(Ntag(uid_for(CARD), card_id=CARD))
+        top.settle()
+        seen.append(top.screens())
+        top.wait(10)
+        seen.append(top.screens())
+        top.press("select")
+        seen.append(top.screens())
+    return [{role: image.tobytes() for role, image in frames.items()} for frames in seen]
+
+
+@pytest.mark.parametrize(
+    "board, profile, pad",
+    [
+        ("pi4", "full-table", "stake-1"),
+        ("pi5", "full-table", "stake-3"),
+        ("pi5", "minimal", "main"),
+    ],
+)
+def test_a_tag_and_a_button_reach_the_game_and_the_oleds(
+    fake_pi, profile_file, tmp_path, wait_for, board, profile, pad
+):
+    path = str(profile_file(profile))
+    start, with_card, expired, selected = emulated_frames(tmp_path, path, pad)
+    assert with_card != start and selected != expired  # the steps show on some screen
+
+    pi = fake_pi(board, profile)
+    spec = load_profile(path)
+    button = next(b.pin for b in spec.buttons if b.role == "select")
+
+    def shows(expected: dict[str, bytes]):
+        return lambda: {role: f.tobytes() for role, f in pi.frames().items()} == expected
+
+    table = pi.start("run", "--profile", path)
+    try:
+        wait_for(shows(start), "the table's first screens", table)
+        pi.place(pad, uid_for(CARD), CARD)
+        wait_for(shows(with_card), f"the screens for {CARD} on {pad}", table)
+        pi.remove(pad, uid_for(CARD))
+        wait_for(shows(expired), "the screens once the notice expired", table)
+        pi.press(button)
+        wait_for(shows(selected), "the screens after a press of Select", table)
+    finally:
+        done = pi.stop(table)
+    assert done.returncode == 0, done.stderr + pi.testbed_log()
+    saved = render(SavedScreen()).tobytes()
+    assert {role: f.tobytes() for role, f in pi.frames().items()} == dict.fromkeys(
+        (d.role for d in spec.displays), saved
+    )
