@@ -1,4 +1,5 @@
-"""Every command that needs no hardware starts cleanly where Blinka believes it is on a Pi.
+"""Every command that needs no hardware starts cleanly where Blinka believes it is on a Pi,
+and so do the commands on emulated hardware.
 
 With the board forced (`BLINKA_FORCEBOARD`), importing Blinka's `board` or `digitalio` loads
 the Pi's GPIO library (gpiod) at once, as on a real Pi 4 or Pi 5: a command that imports them
@@ -47,6 +48,15 @@ def hardware_free(state: Path) -> list[list[str]]:
     ]
 
 
+def on_emulated_hardware() -> list[list[str]]:
+    """Commands on emulated buses: they run the real PN532 driver, which imports digitalio
+    (and so Blinka's GPIO library), but open no device."""
+    return [
+        ["selftest", "--profile", "minimal", "--emulated"],
+        ["demo", "--quiet", "--players", "2"],
+    ]
+
+
 def environment(board: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BLINKA_", "ARCANA_TABLE_"))}
     env.update(BOARDS[board], PYTHONUNBUFFERED="1")
@@ -68,7 +78,7 @@ def arcana_table(args: list[str], board: str) -> subprocess.CompletedProcess[str
 @pytest.mark.slow  # some thirty interpreters
 @pytest.mark.parametrize("board", BOARDS)
 def test_every_hardware_free_command_starts_cleanly_on_a_forced_pi_board(board, tmp_path):
-    for args in hardware_free(tmp_path / "state"):
+    for args in [*hardware_free(tmp_path / "state"), *on_emulated_hardware()]:
         done = arcana_table(args, board)
         assert done.returncode == 0, (args, done.stderr)
         assert "Traceback" not in done.stderr, (args, done.stderr)
