@@ -158,3 +158,12 @@ def test_a_profile_may_ask_for_emulated_buses(monkeypatch):
     text = '[table]\nbuses = "emulated"\n\n[[readers]]\nrole = "main"\ninterface = "i2c"\n'
     with build_table(parse_profile(text)) as table:
         assert table.emulated and table.readers["main"].health.state == "ok"
+
+
+def test_the_device_classes_example_runs_as_written():
+    import doctest
+
+    import hardware.buses.devices
+
+    result = doctest.testmod(hardware.buses.devices)
+    assert result.attempted > 0 and result.failed == 0
