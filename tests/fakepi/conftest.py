@@ -123,6 +123,9 @@ def wiring_for(board: str, profile: str, *, spi: bool = True, i2c: bool = True) 
                 "role": entry["role"],
                 "interface": interface,
                 "cs": entry.get("cs"),
+                "irq": entry.get("irq"),
+                "reset": entry.get("reset"),
+                "req": entry.get("req"),
                 "address": entry.get("address", 0x24),
                 "mux_channel": entry.get("mux_channel"),
             }
@@ -183,6 +186,7 @@ class FakePi:
             raise RuntimeError(f"the testbed did not start:\n{self.testbed_log()}")
         self.root = json.loads(first)["root"]
         self.env = self._environment(shim)
+        self.at_exit: dict[str, dict] = {}  # header lines as the last command left them
 
     def _environment(self, shim: Path) -> dict[str, str]:
         env = {
@@ -289,6 +293,7 @@ class FakePi:
             pytest.fail(f"arcana-table {' '.join(args)} hung on the fake Pi:\n{''.join(lines)}")
         reader.join(timeout=5)
         stdout = process.stdout.read()
+        self.at_exit = self.report()["lines"]
         self.ask("reset_lines")  # the kernel frees a dead process's lines; umockdev cannot tell
         return subprocess.CompletedProcess(args, process.returncode, stdout, "".join(lines))
 
@@ -374,6 +379,7 @@ class SelftestRun:
         pi.place(self.tagged, "04a1b2c3d4e5f6", "seer_orb")
         self.done = pi.run("selftest", "--profile", str(self.profile), on_stderr=self._finger(pi))
         self.report = pi.report()
+        self.at_exit = pi.at_exit  # the header lines as the command left them
         self.frames = pi.frame_history()
         self.testbed_log = pi.testbed_log()
 

@@ -69,7 +69,15 @@ def test_the_lines_used_are_the_header_chips(selftest_on, board, profile):
     spec = load_profile(run.profile)
     used = run.report["used_lines"]
     assert {chip for chip, _ in used} == {HEADER_CHIP[board]}
-    pins = {b.pin for b in spec.buttons} | {r.cs for r in spec.readers if r.cs is not None}
+    pins = {b.pin for b in spec.buttons}
+    pins |= {p for r in spec.readers for p in (r.cs, r.irq, r.reset, r.req) if p is not None}
     if spec.buzzer is not None:
         pins.add(spec.buzzer.pin)
     assert pins <= {offset for _, offset in used}
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("board", BOARDS)
+def test_every_line_is_released_when_the_command_ends(selftest_on, board, profile):
+    held = {gpio: line["used_by"] for gpio, line in selftest_on(board, profile).at_exit.items()}
+    assert {gpio: user for gpio, user in held.items() if user} == {}

@@ -36,6 +36,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 import gi
@@ -135,6 +136,8 @@ class Line:
         self.flags = F_INPUT
         self.driven = 0  # the physical level an output drives
         self.external: int | None = None  # a button pulling it, None when nothing does
+        self.source: Callable[[], int] | None = None  # a chip's output wired to it (IRQ)
+        self.watcher: Callable[[int], None] | None = None  # a chip input on it (RSTPDN)
         self.changes: list[tuple[float, int]] = []  # (time, physical level) after each change
 
     def level(self) -> int:
@@ -143,6 +146,8 @@ class Line:
             return self.driven
         if self.external is not None:
             return self.external
+        if self.source is not None:
+            return self.source()
         if self.flags & F_PULL_UP:
             return 1
         if self.flags & (F_PULL_DOWN | F_BIAS_DISABLED):
@@ -296,6 +301,8 @@ class Gpio:
         if now == before:
             return
         line.changes.append((time.monotonic() - self.start, now))
+        if line.watcher is not None:
+            line.watcher(now)
         request = line.request
         if request is None or line.flags & F_OUTPUT:
             return
@@ -832,6 +839,12 @@ class FakePi:
         for reader in self.wiring["readers"]:
             chip = EmulatedPN532(name=reader["role"])
             self.chips[reader["role"]] = chip
+            if reader.get("irq") is not None:  # P70_IRQ: low while a frame waits for the host
+                self.gpio.header_line(reader["irq"]).source = lambda c=chip: 0 if c.ready else 1
+            if reader.get("reset") is not None:  # RSTPDN: the chip restarts when it goes high
+                self.gpio.header_line(reader["reset"]).watcher = lambda level, c=chip: (
+                    c.power_on() if level else None
+                )
         for display in self.wiring["displays"]:
             self.oleds[display["role"]] = OledRecorder(display["role"])
 
