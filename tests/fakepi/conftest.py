@@ -223,6 +223,10 @@ class FakePi:
     def place(self, reader: str, uid: str, card_id: str | None = None) -> None:
         self.ask("place", reader=reader, uid=uid, card_id=card_id)
 
+    def tag_memory(self, reader: str, uid: str) -> bytes:
+        """The whole memory of a tag lying on a fake reader."""
+        return bytes.fromhex(self.ask("tag_memory", reader=reader, uid=uid)["memory"])
+
     def remove(self, reader: str, uid: str) -> None:
         self.ask("remove", reader=reader, uid=uid)
 

@@ -930,6 +930,10 @@ class FakePi:
                 tag = Ntag(message["uid"], card_id=message.get("card_id"))
                 self.chips[message["reader"]].place(tag)
                 return {"ok": True}
+            if op == "tag_memory":
+                raw = bytes.fromhex(message["uid"])
+                tag = next(t for t in self.chips[message["reader"]].tags if t.uid == raw)
+                return {"ok": True, "memory": bytes(tag.memory).hex()}
             if op == "remove":
                 self.chips[message["reader"]].remove(message["uid"])
                 return {"ok": True}
