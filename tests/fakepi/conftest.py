@@ -227,6 +227,13 @@ class FakePi:
         """The whole memory of a tag lying on a fake reader."""
         return bytes.fromhex(self.ask("tag_memory", reader=reader, uid=uid)["memory"])
 
+    def fail(self, reader: str, mode: str = "unplugged") -> None:
+        """Inject one of EmulatedPN532's faults into a fake reader (until `recover`)."""
+        self.ask("fail", reader=reader, mode=mode)
+
+    def recover(self, reader: str) -> None:
+        self.ask("recover", reader=reader)
+
     def remove(self, reader: str, uid: str) -> None:
         self.ask("remove", reader=reader, uid=uid)
 

@@ -338,17 +338,29 @@ class OledRecorder:
         return bytes(count)  # the SSD1306's status byte reads 0 (display on, not busy)
 
 
+def _bus_fault(chip: EmulatedPN532) -> None:
+    """The emulator's bus faults, as Linux reports them (see hardware.nfc.buses)."""
+    if chip.fault == "io_error":
+        raise OSError(errno.EIO, f"I/O error talking to {chip.name}")
+
+
 class I2cPn532:
     """PN532 I2C framing (as hardware.nfc.buses.EmulatedI2C): reads start with the status."""
 
     def __init__(self, chip: EmulatedPN532) -> None:
         self.chip = chip
 
+    @property
+    def present(self) -> bool:
+        return self.chip.plugged
+
     def i2c_write(self, payload: bytes) -> None:
+        _bus_fault(self.chip)
         if payload:
             self.chip.host_write(payload)
 
     def i2c_read(self, count: int) -> bytes:
+        _bus_fault(self.chip)
         ready = self.chip.ready
         out = bytearray([0x01 if ready else 0x00])
         if count > 1 and ready:
@@ -392,6 +404,7 @@ class I2cAdapter:
                     for n, channel in enumerate(device.channels)
                     if device.mask >> n & 1 and address in channel
                 ]
+        found = [device for device in found if getattr(device, "present", True)]
         if not found:
             raise OSError(EREMOTEIO, f"no device answers at 0x{address:02x} on i2c-{self.number}")
         if len(found) > 1:
@@ -420,6 +433,9 @@ class SpiPn532:
         self.chip = chip
 
     def transfer(self, out: bytes, lines: dict) -> bytes | None:
+        _bus_fault(self.chip)
+        if not self.chip.plugged:
+            return None  # nobody drives MISO: the host reads zeros
         command = _REVERSED[out[0]] if out else None
         if command == SPI_STATUS_READ:
             status = 0x01 if self.chip.ready else 0x00
@@ -934,6 +950,12 @@ class FakePi:
                 raw = bytes.fromhex(message["uid"])
                 tag = next(t for t in self.chips[message["reader"]].tags if t.uid == raw)
                 return {"ok": True, "memory": bytes(tag.memory).hex()}
+            if op == "fail":  # EmulatedPN532.fail: unplugged, io_error, no_answer, ...
+                self.chips[message["reader"]].fail(message["mode"])
+                return {"ok": True}
+            if op == "recover":
+                self.chips[message["reader"]].recover()
+                return {"ok": True}
             if op == "remove":
                 self.chips[message["reader"]].remove(message["uid"])
                 return {"ok": True}
