@@ -38,7 +38,14 @@ from hardware.profile import PROFILES
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SYSTEM_PYTHON = Path("/usr/bin/python3")
-DEBIAN_PACKAGES = ("umockdev", "gir1.2-umockdev-1.0", "python3-gi", "gcc", "libc6-dev")
+DEBIAN_PACKAGES = (
+    "umockdev",
+    "gir1.2-umockdev-1.0",
+    "python3-gi",
+    "gcc",
+    "libc6-dev",
+    "linux-libc-dev",
+)
 PRELOAD = "libumockdev-preload.so.0"
 TEST_PROFILES = HERE / "profiles"
 # A bound on how long one fake-Pi step may take before the test fails (never a timing assert).
@@ -58,6 +65,8 @@ def _missing_tools() -> list[str]:
         missing.append(PRELOAD)
     if shutil.which("gcc") is None:
         missing.append("gcc")
+    if not Path("/usr/include/linux/gpio.h").exists():
+        missing.append("the kernel's GPIO header (linux-libc-dev)")
     return missing
 
 
