@@ -33,8 +33,9 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Table:
-    """Everything a table has, by role. Emulated tables add `pads` (the `EmulatedPN532`
-    under each pad), `wiring` (the display buses), `pin_factory` and the finger methods."""
+    """Everything a table has, by role, and the bus factory (`buses`) it was built on.
+    Emulated tables add `pads` (the `EmulatedPN532` under each pad), `wiring` (the display
+    buses), `nfc_buses` (the readers'), `pin_factory` and the finger methods."""
 
     profile: Profile
     emulated: bool

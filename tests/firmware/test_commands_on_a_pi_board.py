@@ -65,6 +65,7 @@ def arcana_table(args: list[str], board: str) -> subprocess.CompletedProcess[str
     )
 
 
+@pytest.mark.slow  # some thirty interpreters
 @pytest.mark.parametrize("board", BOARDS)
 def test_every_hardware_free_command_starts_cleanly_on_a_forced_pi_board(board, tmp_path):
     for args in hardware_free(tmp_path / "state"):

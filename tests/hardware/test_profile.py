@@ -166,5 +166,6 @@ def test_the_example_in_the_hardware_guide_is_a_valid_profile(repo_root):
     example = guide.split("```toml\n", 1)[1].split("```", 1)[0]
     profile = parse_profile(example, source="docs/hardware.md")
     assert profile.readers[0].irq == 4
-    assert profile.displays[0].bus == 22  # channel 0's kernel bus
+    assert profile.mux.kernel and profile.buses == "real"
+    assert (profile.displays[0].bus, profile.displays[0].mux_channel) == (1, 0)  # found at start
     assert (profile.encoder.a, profile.encoder.b) == (20, 21)
