@@ -13,8 +13,9 @@ it prints one JSON line `{"root": ...}` and then answers one JSON command per st
 What it fakes, per board (`pi4`, `pi5`):
 - `/proc/device-tree/{model,compatible,system/linux,revision}` and `/proc/cpuinfo`, so
   gpiozero, rpi-lgpio and Blinka's platform detection find the board by themselves;
-- GPIO chips (Pi 4: gpiochip0 `pinctrl-bcm2711`; Pi 5: gpiochip0-3 `gpio-brcmstb@...` and
-  gpiochip4 `pinctrl-rp1`, as Bookworm's first kernels number them) with the GPIO v2 uAPI:
+- GPIO chips (Pi 4: gpiochip0 `pinctrl-bcm2711`; Pi 5: gpiochip0 `pinctrl-rp1` with its
+  /dev/gpiochip4 alias, as kernels since 6.6 have it, or (`pi5-6.1`) gpiochip4 `pinctrl-rp1`
+  after the SoC's gpiochip0-3, as Bookworm's first kernel had it) with the GPIO v2 uAPI:
   chip and line info, line requests (through the shim, see gpio_shim.c), values, config and
   edge events; lines have the SoC's power-on pulls (GPIO0-8 up, the rest down);
 - `/dev/spidev0.{0,1}`: SPI_IOC_MESSAGE, read(), write() and the mode/speed ioctls (per
@@ -80,23 +81,38 @@ BOARDS = {
         "i2c_adapters": {1: "bcm2835 (i2c@7e804000)", 20: "fef04500.i2c", 21: "fef09500.i2c"},
         "first_mux_bus": 22,
     },
+    # Raspberry Pi OS's kernels since 6.6: RP1 is gpiochip0, /dev/gpiochip4 a udev alias of it.
     "pi5": {
         "model": "Raspberry Pi 5 Model B Rev 1.0",
         "compatible": ["raspberrypi,5-model-b", "brcm,bcm2712"],
         "revision": 0xD04170,
         "hardware": None,
         "chips": [
-            (0, "gpio-brcmstb@107d508500", 32, "brcm,brcmstb-gpio"),
-            (1, "gpio-brcmstb@107d508520", 4, "brcm,brcmstb-gpio"),
-            (2, "gpio-brcmstb@107d517c00", 17, "brcm,brcmstb-gpio"),
-            (3, "gpio-brcmstb@107d517c20", 6, "brcm,brcmstb-gpio"),
-            (4, "pinctrl-rp1", 54, "raspberrypi,rp1-gpio"),
+            (0, "pinctrl-rp1", 54, "raspberrypi,rp1-gpio"),
+            (10, "gpio-brcmstb@107d508500", 32, "brcm,brcmstb-gpio"),
+            (11, "gpio-brcmstb@107d508520", 4, "brcm,brcmstb-gpio"),
+            (12, "gpio-brcmstb@107d517c00", 17, "brcm,brcmstb-gpio"),
+            (13, "gpio-brcmstb@107d517c20", 6, "brcm,brcmstb-gpio"),
         ],
-        "header_chip": 4,
+        "aliases": {4: 0},
+        "header_chip": 0,
         "i2c_adapters": {1: "Synopsys DesignWare I2C adapter", 11: "ddc", 12: "ddc"},
         "first_mux_bus": 13,
     },
 }
+# Bookworm's first Pi 5 kernel (6.1): RP1 is gpiochip4 itself, gpiochip0-3 the SoC's own.
+BOARDS["pi5-6.1"] = dict(
+    BOARDS["pi5"],
+    chips=[
+        (0, "gpio-brcmstb@107d508500", 32, "brcm,brcmstb-gpio"),
+        (1, "gpio-brcmstb@107d508520", 4, "brcm,brcmstb-gpio"),
+        (2, "gpio-brcmstb@107d517c00", 17, "brcm,brcmstb-gpio"),
+        (3, "gpio-brcmstb@107d517c20", 6, "brcm,brcmstb-gpio"),
+        (4, "pinctrl-rp1", 54, "raspberrypi,rp1-gpio"),
+    ],
+    aliases={},
+    header_chip=4,
+)
 
 
 # -- the fake Pi ---------------------------------------------------------------------------
@@ -161,6 +177,10 @@ class FakePi:
             of_node.mkdir()
             (of_node / "compatible").write_bytes(compatible.encode() + b"\0")
             self._attach(f"/dev/{name}", GpioChipHandler(self.gpio, number))
+        for alias, number in self.board.get("aliases", {}).items():
+            os.symlink(f"gpiochip{number}", self.root / "dev" / f"gpiochip{alias}")
+            os.symlink(f"254:{number}", self.root / "dev" / ".node" / f"gpiochip{alias}")
+            self._attach(f"/dev/gpiochip{alias}", GpioChipHandler(self.gpio, number))
 
     def _wire(self) -> None:
         for reader in self.wiring["readers"]:
