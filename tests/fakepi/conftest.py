@@ -38,7 +38,14 @@ from hardware.profile import PROFILES
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SYSTEM_PYTHON = Path("/usr/bin/python3")
-DEBIAN_PACKAGES = ("umockdev", "gir1.2-umockdev-1.0", "python3-gi", "gcc", "libc6-dev")
+DEBIAN_PACKAGES = (
+    "umockdev",
+    "gir1.2-umockdev-1.0",
+    "python3-gi",
+    "gcc",
+    "libc6-dev",
+    "linux-libc-dev",
+)
 PRELOAD = "libumockdev-preload.so.0"
 TEST_PROFILES = HERE / "profiles"
 # A bound on how long one fake-Pi step may take before the test fails (never a timing assert).
@@ -58,6 +65,8 @@ def _missing_tools() -> list[str]:
         missing.append(PRELOAD)
     if shutil.which("gcc") is None:
         missing.append("gcc")
+    if not Path("/usr/include/linux/gpio.h").exists():
+        missing.append("the kernel's GPIO header (linux-libc-dev)")
     return missing
 
 
@@ -123,6 +132,9 @@ def wiring_for(board: str, profile: str, *, spi: bool = True, i2c: bool = True) 
                 "role": entry["role"],
                 "interface": interface,
                 "cs": entry.get("cs"),
+                "irq": entry.get("irq"),
+                "reset": entry.get("reset"),
+                "req": entry.get("req"),
                 "address": entry.get("address", 0x24),
                 "mux_channel": entry.get("mux_channel"),
             }
@@ -183,6 +195,7 @@ class FakePi:
             raise RuntimeError(f"the testbed did not start:\n{self.testbed_log()}")
         self.root = json.loads(first)["root"]
         self.env = self._environment(shim)
+        self.at_exit: dict[str, dict] = {}  # header lines as the last command left them
 
     def _environment(self, shim: Path) -> dict[str, str]:
         env = {
@@ -218,6 +231,17 @@ class FakePi:
 
     def place(self, reader: str, uid: str, card_id: str | None = None) -> None:
         self.ask("place", reader=reader, uid=uid, card_id=card_id)
+
+    def tag_memory(self, reader: str, uid: str) -> bytes:
+        """The whole memory of a tag lying on a fake reader."""
+        return bytes.fromhex(self.ask("tag_memory", reader=reader, uid=uid)["memory"])
+
+    def fail(self, reader: str, mode: str = "unplugged") -> None:
+        """Inject one of EmulatedPN532's faults into a fake reader (until `recover`)."""
+        self.ask("fail", reader=reader, mode=mode)
+
+    def recover(self, reader: str) -> None:
+        self.ask("recover", reader=reader)
 
     def remove(self, reader: str, uid: str) -> None:
         self.ask("remove", reader=reader, uid=uid)
@@ -289,6 +313,7 @@ class FakePi:
             pytest.fail(f"arcana-table {' '.join(args)} hung on the fake Pi:\n{''.join(lines)}")
         reader.join(timeout=5)
         stdout = process.stdout.read()
+        self.at_exit = self.report()["lines"]
         self.ask("reset_lines")  # the kernel frees a dead process's lines; umockdev cannot tell
         return subprocess.CompletedProcess(args, process.returncode, stdout, "".join(lines))
 
@@ -374,6 +399,7 @@ class SelftestRun:
         pi.place(self.tagged, "04a1b2c3d4e5f6", "seer_orb")
         self.done = pi.run("selftest", "--profile", str(self.profile), on_stderr=self._finger(pi))
         self.report = pi.report()
+        self.at_exit = pi.at_exit  # the header lines as the command left them
         self.frames = pi.frame_history()
         self.testbed_log = pi.testbed_log()
 

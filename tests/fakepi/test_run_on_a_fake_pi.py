@@ -72,3 +72,47 @@ def test_a_tag_and_a_button_reach_the_game_and_the_oleds(
     assert {role: f.tobytes() for role, f in pi.frames().items()} == dict.fromkeys(
         (d.role for d in spec.displays), saved
     )
+
+
+def emulated_trouble_frames(tmp_path, profile, pad: str) -> list[dict[str, bytes]]:
+    """The emulated table's screens: at start, with `pad`'s reader unplugged, plugged back."""
+    spec = load_profile(profile)
+    seen = []
+    with Tabletop(tmp_path / "emulated", TableGames.for_profile(spec), profile=spec) as top:
+        seen.append(top.screens())
+        top.table.pads[pad].fail("unplugged")
+        for _ in range(3):  # a few scan cycles, as the real loop's ticks
+            top.wait(1)
+        seen.append(top.screens())
+        top.table.pads[pad].recover()
+        for _ in range(3):
+            top.wait(1)
+        seen.append(top.screens())
+    return [{role: image.tobytes() for role, image in frames.items()} for frames in seen]
+
+
+@pytest.mark.parametrize(
+    "board, profile, pad",
+    [("pi4", "full-table", "stake-0"), ("pi5", "mux-readers-spi-oleds", "seat-1")],
+)
+def test_an_unplugged_reader_shows_its_trouble_and_comes_back(
+    fake_pi, profile_file, tmp_path, wait_for, board, profile, pad
+):
+    path = str(profile_file(profile))
+    start, unplugged, back = emulated_trouble_frames(tmp_path, path, pad)
+    assert unplugged != start and back == start
+    pi = fake_pi(board, profile)
+
+    def shows(expected: dict[str, bytes]):
+        return lambda: {role: f.tobytes() for role, f in pi.frames().items()} == expected
+
+    table = pi.start("run", "--profile", path)
+    try:
+        wait_for(shows(start), "the table's first screens", table)
+        pi.fail(pad, "unplugged")
+        wait_for(shows(unplugged), f"the trouble of reader {pad} on the screens", table)
+        pi.recover(pad)
+        wait_for(shows(back), f"reader {pad} back at work", table)
+    finally:
+        done = pi.stop(table)
+    assert done.returncode == 0, done.stderr + pi.testbed_log()
