@@ -14,7 +14,9 @@
 Rules (docs/nfc.md has the reasoning):
 - a tag gives one `placed` when it arrives and one `removed` once unseen for `absence_s`;
   missed reads shorter than that change nothing, and a tag left on a pad never repeats;
-- two tags on one pad give one `conflict` (their UIDs), never a placed for either;
+- two tags on one pad give one `conflict` (their UIDs), never a placed for either: stacked
+  tags are listed 2, 1, 0 in turn, so nothing is placed until the conflict was last seen
+  `absence_s` ago;
 - a reader failing `fault_after` polls in a row gives `reader_fault`, is re-initialised with
   exponential back-off (`backoff_s` doubling up to `max_backoff_s`) while the others keep being
   polled, and gives `reader_back` when it answers again; its tags are neither placed nor
@@ -25,6 +27,7 @@ Rules (docs/nfc.md has the reasoning):
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -35,6 +38,22 @@ from hardware.nfc.reader import PollResult, Reader, ReaderFault, ReaderHealth, T
 log = logging.getLogger(__name__)
 
 EVENT_KINDS = ("placed", "removed", "conflict", "reader_fault", "reader_back")
+SCAN_PAUSE_S = 0.02  # ScanThread's pause between cycles
+# A tag must stay unseen this many scan periods before it counts as removed: stacked tags are
+# listed 2, 1, 0 in turn (3 polls), plus one poll for a read missed on the way.
+ABSENCE_POLLS = 4
+
+
+def absence_for(cycle_s: float, pause_s: float = SCAN_PAUSE_S) -> float:
+    """The shortest safe `absence_s` for a scan cycle of `cycle_s` seconds (see docs/nfc.md).
+
+    `ABSENCE_POLLS` scan periods (cycle plus the ScanThread's pause), rounded up to 50 ms:
+
+        >>> absence_for(0.058)
+        0.35
+    """
+    periods = ABSENCE_POLLS * (cycle_s + pause_s)
+    return math.ceil(round(periods * 20, 6)) / 20  # round() first: 0.3 / 0.05 is 5.999...
 
 
 @dataclass(frozen=True)
@@ -189,7 +208,8 @@ class Scanner:
             if pad.conflict and now - pad.conflict_seen >= self.absence_s:
                 pad.conflict = frozenset()
             for uid in uids:
-                if uid not in pad.seen:
+                # while a conflict is remembered, a tag read alone may be a flicker of the pair
+                if uid not in pad.seen and not pad.conflict:
                     card_id, detail = self._card_id(reader, uid)
                     pad.seen[uid] = now
                     events.append(TagEvent("placed", reader.name, uid, card_id, detail))
@@ -219,7 +239,7 @@ class ScanThread:
         self,
         scanner: Scanner,
         on_event: Callable[[TagEvent], None],
-        interval_s: float = 0.02,
+        interval_s: float = SCAN_PAUSE_S,
         name: str = "nfc-scan",
     ) -> None:
         self.scanner = scanner
