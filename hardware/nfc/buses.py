@@ -235,6 +235,9 @@ class EmulatedI2C(_Lockable):
         count = end - start
         target = self._target(address)
         seconds = self._wire_time(count, target)
+        # Every PN532 I2C read starts with the status byte (sampled as the read begins); a
+        # longer read takes the frame.
+        ready = isinstance(target, EmulatedPN532) and target.ready
         self._count(1 + count, seconds)
         if isinstance(target, EmulatedTCA9548A):
             buffer[start:end] = bytes([target.mask]) * count
@@ -243,8 +246,6 @@ class EmulatedI2C(_Lockable):
         if error:
             raise error
         target.count(1, count, seconds)
-        # Every PN532 I2C read starts with the status byte; a longer read takes the frame.
-        ready = target.ready
         out = bytearray([0x01 if ready else 0x00])
         if count > 1 and ready:
             out += target.take_frame() or b""
@@ -296,8 +297,9 @@ class EmulatedSPI(_Lockable):
 
     def _transfer(self, out: bytes) -> bytes:
         seconds = 8 * len(out) / self.baudrate
-        self._count(len(out), seconds)
         selected = self._selected()
+        ready = len(selected) == 1 and selected[0].ready  # as the transfer begins
+        self._count(len(out), seconds)
         if len(selected) != 1:
             # Nobody (or two chips at once) drives MISO: the host reads noise.
             return (b"\x00" if not selected else b"\xff") * len(out)
@@ -310,13 +312,13 @@ class EmulatedSPI(_Lockable):
         chip.count(len(out), len(out), seconds)
         command = _REVERSED[out[0]] if out else None
         if command == SPI_STATUS_READ:
-            status = 0x01 if chip.ready else 0x00
+            status = 0x01 if ready else 0x00
             return bytes([0]) + bytes([_REVERSED[status]]) * (len(out) - 1)
         if command == SPI_DATA_WRITE:
             chip.host_write(bytes(out[1:]).translate(_REVERSED))
             return b"\x00" * len(out)
         if command == SPI_DATA_READ:
-            frame = (chip.take_frame() or b"").translate(_REVERSED)
+            frame = ((chip.take_frame() if ready else None) or b"").translate(_REVERSED)
             return (b"\x00" + frame)[: len(out)].ljust(len(out), b"\x00")
         return b"\x00" * len(out)  # a wake-up byte
 

@@ -109,8 +109,9 @@ class IrqLine:
     """The PN532's IRQ output as a DigitalInOut-like input (like the buses' `EmulatedPin`).
 
     The chip drives it low when a frame is ready for the host and high again once the host has
-    read it. `history` lists the levels it took, `changes` the instants (on the chip's clock)
-    at which it took them: a fall is dated when the frame became ready, even if nobody looked.
+    read it (a short pulse when the next frame is ready already). `history` lists the levels it
+    took, `changes` the instants (on the chip's clock) at which it took them: a fall is dated
+    when the frame became ready, even if nobody looked.
     """
 
     def __init__(self, chip: EmulatedPN532) -> None:
@@ -127,14 +128,21 @@ class IrqLine:
         self.drive()
         return self._level
 
-    def drive(self) -> None:
-        """Set the level the chip shows now (called by the chip whenever its queue changes)."""
+    def drive(self, released: bool = False) -> None:
+        """Set the level the chip shows now (called by the chip whenever its queue changes);
+        `released`: the host has just read a frame, so the line goes high first."""
+        if released and not self._level:
+            self._change(True, self._chip.now())
         level, since = self._chip.irq_level()
         if level != self._level:
-            self._level = level
-            if len(self.history) < 10_000:
-                self.history.append(level)
-                self.changes.append((since, level))
+            self._change(level, since)
+
+    def _change(self, level: bool, since: float) -> None:
+        self._level = level
+        if len(self.history) < 10_000:
+            since = max(since, self.changes[-1][0]) if self.changes else since
+            self.history.append(level)
+            self.changes.append((since, level))
 
     def switch_to_input(self, pull=None) -> None:
         self.pull = pull
@@ -245,6 +253,7 @@ class EmulatedPN532:
         self.max_retries = (0xFF, 0x01, 0xFF)  # MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
         self.sam_mode: int | None = None
         self._field_on_at = 0.0
+        self._started_at = 0.0
         self._targets: dict[int, Tag] = {}
         self._out.clear()
         self._uart_stream = bytearray()
@@ -263,16 +272,17 @@ class EmulatedPN532:
     def irq_level(self) -> tuple[bool, float]:
         """(level of the IRQ line, since when): low while a frame is ready for the host."""
         if self._uart_stream:
-            return False, self._now()
+            return False, self.now()
         if self._head_ready():
             return False, self._out[0].ready_at
-        return True, self._now()
+        return True, self.now()
 
-    def _now(self) -> float:
+    def now(self) -> float:
+        """The chip's clock; 0.0 without one."""
         return self.clock.monotonic() if self.clock is not None else 0.0
 
     def _head_ready(self) -> bool:
-        return bool(self._out) and self._out[0].ready_at <= self._now()
+        return bool(self._out) and self._out[0].ready_at <= self.now()
 
     def _queue(self, data: bytes, ready_at: float) -> None:
         self._out.append(_Frame(data, ready_at))
@@ -293,20 +303,21 @@ class EmulatedPN532:
             return None
         self.irq.drive()  # date the fall before the rise
         frame = self._out.popleft().data
-        self.irq.drive()
+        self.irq.drive(released=True)
         return frame
 
     def read_stream(self, count: int) -> bytes:
         """Up to `count` ready bytes, as a UART delivers them."""
         while len(self._uart_stream) < count and self._head_ready():
             self._uart_stream += self._out.popleft().data
+            self.irq.drive(released=True)
         out = bytes(self._uart_stream[:count])
         del self._uart_stream[:count]
         return out
 
     def waiting_bytes(self) -> int:
         """Bytes a UART host could read now."""
-        now = self._now()
+        now = self.now()
         ready = 0
         for frame in self._out:
             if frame.ready_at > now:
@@ -335,7 +346,8 @@ class EmulatedPN532:
         fault = self._use_chip_fault()
         if fault == "no_answer":
             return
-        acked_at = self._now() + self.timing.ack_s if self.clock is not None else 0.0
+        acked_at = self.now() + self.timing.ack_s if self.clock is not None else 0.0
+        self._started_at = acked_at  # the command runs once its ACK is out
         self.busy_time_s += self.timing.ack_s
         self.modelled_time_s += self.timing.ack_s
         if fault == "nak":
@@ -407,7 +419,7 @@ class EmulatedPN532:
         if item == RF_ITEM_FIELD:
             field_on = bool(params[1] & 0x01)
             if field_on and not self.rf_field:
-                self._field_on_at = self._now()
+                self._field_on_at = self._started_at
             self.rf_field = field_on
             if not self.rf_field:
                 self._targets.clear()  # tags lose power with the field
@@ -444,11 +456,11 @@ class EmulatedPN532:
         guard = self.timing.field_guard_s
         if not self.rf_field:
             self.rf_field = True
-            self._field_on_at = self._now()
+            self._field_on_at = self._started_at
             return guard
         if self.clock is None:
             return 0.0  # no clock: the field has been on for as long as anyone knows
-        return max(0.0, self._field_on_at + guard - self._now())
+        return max(0.0, self._field_on_at + guard - self._started_at)
 
     def _answering(self, in_field: list[Tag], max_targets: int) -> list[Tag]:
         """The tags one activation lists: stacked tags list 2, 1, 0 in turn (`stacked_answers`).
