@@ -27,7 +27,7 @@ def test_every_scan_combination_is_measured(figures):
         (s["interface"], s["clock_hz"], s["readers"], s["tag_present"], s["irq"])
         for s in figures["scan_cycles"]
     }
-    clocks = [("i2c", 100_000), ("i2c", 400_000), ("spi", 1_000_000)]
+    clocks = [("i2c", 10_000), ("i2c", 100_000), ("i2c", 400_000), ("spi", 1_000_000)]
     both = (False, True)
     expected = {(i, c, n, t, q) for i, c in clocks for n in (1, 5) for t in both for q in both}
     assert combos == expected
