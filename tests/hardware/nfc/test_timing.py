@@ -243,3 +243,19 @@ def test_the_absence_rule_covers_a_stacks_round_and_one_missed_read():
     assert absence_for(0.13) == 0.6
     for cycle in (0.01, 0.058, 0.1, 0.2):
         assert absence_for(cycle) >= 4 * (cycle + 0.02) > absence_for(cycle) - 0.05
+
+
+def test_the_scanner_says_once_when_its_measured_cycles_are_too_slow_for_absence_s(caplog):
+    _, _, reader = spi_reader(irq=True)
+    for absence_s in (0.5, 0.35):  # 125 ms from cycle to cycle: 4 x 125 ms = 0.5 s needed
+        clock = Clock()
+        scanner = Scanner([reader], absence_s=absence_s, clock=clock)
+        for _ in range(40):
+            scanner.cycle()
+            clock.now += 0.125
+        assert scanner.period_s == 0.125
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warnings == [
+        "scan cycles take 125 ms, so absence_s 0.35 s is too short (stacked tags may be "
+        "placed, still tags removed): set absence_s = 0.50 in the profile's [table]"
+    ]
