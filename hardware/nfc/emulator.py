@@ -310,7 +310,6 @@ class EmulatedPN532:
         """Up to `count` ready bytes, as a UART delivers them."""
         while len(self._uart_stream) < count and self._head_ready():
             self._uart_stream += self._out.popleft().data
-            self.irq.drive(released=True)
         out = bytes(self._uart_stream[:count])
         del self._uart_stream[:count]
         return out
