@@ -259,3 +259,15 @@ def test_the_scanner_says_once_when_its_measured_cycles_are_too_slow_for_absence
         "scan cycles take 125 ms, so absence_s 0.35 s is too short (stacked tags may be "
         "placed, still tags removed): set absence_s = 0.50 in the profile's [table]"
     ]
+
+
+def test_a_uart_reader_on_the_modelled_clock_waits_in_status_poll_pauses():
+    clock = ModelledClock()
+    chip = EmulatedPN532()
+    reader = Reader.over_uart(EmulatedUART(chip, clock=clock), name="main", clock=clock)
+    chip.place(Ntag(A, card_id="relic-07"))
+    started = clock.monotonic()
+    uids = reader.poll().uids
+    assert uids == (A,) and reader.read_card_id(A) == "relic-07"
+    # no IRQ on a UART: the poll and each page read wait at least one 10 ms pause
+    assert clock.monotonic() - started >= 3 * STATUS_POLL_S
