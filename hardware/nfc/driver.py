@@ -31,6 +31,8 @@ IRQ_POLL_S = 0.0002  # a look at the IRQ pin costs microseconds and sends nothin
 STATUS_POLL_S = 0.01  # the stock driver's pause between status reads
 SPI_STATUS_READ = 0x02
 ACK_LENGTH = 6  # 00 00 FF 00 FF 00
+HEAD_LENGTH = 5  # a response's 00 00 FF LEN LCS
+START_CODE = b"\x00\xff"
 
 
 class HostClock(Protocol):
@@ -152,22 +154,26 @@ class TablePN532_UART(_TableWaits, PN532_UART):
     def _read_data(self, count: int) -> bytes:
         """One frame of at most `count` bytes, asking the port only for bytes that will come.
 
-        An ACK is 6 bytes, as asked. A response: zeros then 0xFF (the start code), LEN and
-        LCS, then LEN bytes, the checksum and the postamble.
+        An ACK is 6 bytes, as asked. A response: the preamble and start code (00 00 FF) with
+        LEN and LCS, asked for as 5 bytes, then exactly LEN bytes, the checksum and the
+        postamble. More leading zeros than one are read byte by byte until the start code.
         """
         if count <= ACK_LENGTH:
             return super()._read_data(count)
-        frame = bytearray()
-        while len(frame) < count and not frame.endswith(b"\x00\xff"):
+        frame = bytearray(self._uart.read(min(HEAD_LENGTH, count)) or b"")
+        while frame and START_CODE not in frame and len(frame) < count:
             byte = self._uart.read(1)
             if not byte:
                 break
             frame += byte
-        if frame.endswith(b"\x00\xff"):
-            head = self._uart.read(min(2, count - len(frame))) or b""
-            frame += head
-            if len(head) == 2:  # LEN and LCS: LEN bytes, checksum and postamble follow
-                frame += self._uart.read(min(head[0] + 2, count - len(frame))) or b""
+        at = frame.find(START_CODE)
+        if at >= 0:
+            head_end = min(at + 4, count)  # 00 FF LEN LCS
+            if len(frame) < head_end:
+                frame += self._uart.read(head_end - len(frame)) or b""
+            if len(frame) == at + 4:
+                rest = min(at + 4 + frame[at + 2] + 2, count) - len(frame)
+                frame += self._uart.read(rest) or b""
         if not frame:
             raise BusyError("No data read from PN532")
         return bytes(frame)
