@@ -15,6 +15,7 @@ is missing and we are root; otherwise the tests fail saying how to install them.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import re
@@ -86,9 +87,23 @@ def _ensure_debian_packages() -> None:
         )
 
 
+PI_LIBRARIES = ("gpiod", "lgpio", "RPi.GPIO", "spidev")  # the `pi` extra's modules
+
+
+def _ensure_pi_libraries() -> None:
+    missing = [name for name in PI_LIBRARIES if importlib.util.find_spec(name) is None]
+    if missing:
+        pytest.fail(
+            f"The fake-Pi tests run the Pi's own libraries, and {', '.join(missing)} "
+            "is not installed here: run `.venv/bin/pip install -e '.[pi]'` (python3 dev.py "
+            "test installs it when it can compile spidev)."
+        )
+
+
 @pytest.fixture(scope="session")
 def gpio_shim(tmp_path_factory) -> Path:
     """The GPIO line-request shim, compiled for this run."""
+    _ensure_pi_libraries()
     _ensure_debian_packages()
     out = tmp_path_factory.mktemp("fakepi") / "gpio_shim.so"
     done = subprocess.run(
