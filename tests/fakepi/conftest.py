@@ -272,22 +272,26 @@ class FakePi:
 
     def frames(self) -> dict[str, Image.Image]:
         """What each fake OLED shows now, decoded from its bytes by the display emulator."""
-        return {role: frame_list[-1] for role, frame_list in self.frame_history().items()}
+        return {role: shown[-1] for role, shown in self._decode(every_frame=False).items()}
 
     def frame_history(self) -> dict[str, list[Image.Image]]:
         """Every frame each OLED showed (after each block of display data)."""
+        return self._decode(every_frame=True)
+
+    def _decode(self, every_frame: bool) -> dict[str, list[Image.Image]]:
         oleds = self.report()["oleds"]
         history = {}
         for display in self.wiring["displays"]:
             chip = OledChip(display["chip"], *display["size"])
-            frames = [chip.frame()]
+            frames = []
             for kind, payload in oleds[display["role"]]:
                 if kind == "command":
                     chip.command(bytes.fromhex(payload))
                 else:
                     chip.data(bytes.fromhex(payload))
-                    frames.append(chip.frame())
-            history[display["role"]] = frames
+                    if every_frame:
+                        frames.append(chip.frame())
+            history[display["role"]] = [*frames, chip.frame()]
         return history
 
     # -- running the real thing -----------------------------------------------------------
