@@ -207,6 +207,8 @@ class FakePi:
         )
         first = self.process.stdout.readline()
         if not first:
+            self.process.kill()
+            self.process.wait()
             raise RuntimeError(f"the testbed did not start:\n{self.testbed_log()}")
         self.root = json.loads(first)["root"]
         self.env = self._environment(shim)
