@@ -61,8 +61,7 @@ def _missing_tools() -> list[str]:
         or subprocess.run([str(SYSTEM_PYTHON), "-c", probe], capture_output=True).returncode
     ):
         missing.append("UMockdev's GObject bindings for /usr/bin/python3")
-    found = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
-    if PRELOAD not in found:
+    if not any(Path("/usr").glob(f"lib*/**/{PRELOAD}")):
         missing.append(PRELOAD)
     if shutil.which("gcc") is None:
         missing.append("gcc")
