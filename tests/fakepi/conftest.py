@@ -15,6 +15,7 @@ is missing and we are root; otherwise the tests fail saying how to install them.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import re
@@ -60,8 +61,7 @@ def _missing_tools() -> list[str]:
         or subprocess.run([str(SYSTEM_PYTHON), "-c", probe], capture_output=True).returncode
     ):
         missing.append("UMockdev's GObject bindings for /usr/bin/python3")
-    found = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
-    if PRELOAD not in found:
+    if not any(Path("/usr").glob(f"lib*/**/{PRELOAD}")):
         missing.append(PRELOAD)
     if shutil.which("gcc") is None:
         missing.append("gcc")
@@ -86,9 +86,23 @@ def _ensure_debian_packages() -> None:
         )
 
 
+PI_LIBRARIES = ("gpiod", "lgpio", "RPi.GPIO", "spidev")  # the `pi` extra's modules
+
+
+def _ensure_pi_libraries() -> None:
+    missing = [name for name in PI_LIBRARIES if importlib.util.find_spec(name) is None]
+    if missing:
+        pytest.fail(
+            f"The fake-Pi tests run the Pi's own libraries, and {', '.join(missing)} "
+            "is not installed here: run `.venv/bin/pip install -e '.[pi]'` (python3 dev.py "
+            "test installs it when it can compile spidev)."
+        )
+
+
 @pytest.fixture(scope="session")
 def gpio_shim(tmp_path_factory) -> Path:
     """The GPIO line-request shim, compiled for this run."""
+    _ensure_pi_libraries()
     _ensure_debian_packages()
     out = tmp_path_factory.mktemp("fakepi") / "gpio_shim.so"
     done = subprocess.run(
@@ -192,6 +206,8 @@ class FakePi:
         )
         first = self.process.stdout.readline()
         if not first:
+            self.process.kill()
+            self.process.wait()
             raise RuntimeError(f"the testbed did not start:\n{self.testbed_log()}")
         self.root = json.loads(first)["root"]
         self.env = self._environment(shim)
@@ -257,22 +273,26 @@ class FakePi:
 
     def frames(self) -> dict[str, Image.Image]:
         """What each fake OLED shows now, decoded from its bytes by the display emulator."""
-        return {role: frame_list[-1] for role, frame_list in self.frame_history().items()}
+        return {role: shown[-1] for role, shown in self._decode(every_frame=False).items()}
 
     def frame_history(self) -> dict[str, list[Image.Image]]:
         """Every frame each OLED showed (after each block of display data)."""
+        return self._decode(every_frame=True)
+
+    def _decode(self, every_frame: bool) -> dict[str, list[Image.Image]]:
         oleds = self.report()["oleds"]
         history = {}
         for display in self.wiring["displays"]:
             chip = OledChip(display["chip"], *display["size"])
-            frames = [chip.frame()]
+            frames = []
             for kind, payload in oleds[display["role"]]:
                 if kind == "command":
                     chip.command(bytes.fromhex(payload))
                 else:
                     chip.data(bytes.fromhex(payload))
-                    frames.append(chip.frame())
-            history[display["role"]] = frames
+                    if every_frame:
+                        frames.append(chip.frame())
+            history[display["role"]] = [*frames, chip.frame()]
         return history
 
     # -- running the real thing -----------------------------------------------------------
