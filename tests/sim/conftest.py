@@ -32,6 +32,8 @@ class Client:
         request = urllib.request.Request(self.url + path.lstrip("/"), data=data, method=method)
         if self.token is not None:
             request.add_header("Authorization", f"Bearer {self.token}")
+        if method != "GET":
+            request.add_header("Content-Type", "application/json")  # as the page sends it
         for name, value in (headers or {}).items():
             request.add_header(name, value)
         try:
