@@ -66,7 +66,7 @@ def application(
     """A web.Application whose every request passes the checks above (token: required on
     paths starting with `protected`); `middlewares` run after them, nearest the handler."""
     app = web.Application(
-        middlewares=[answer_refusals, checks(token, protected, body_s), *middlewares],
+        middlewares=[answer_refusals, checks(token, protected, body_s, max_body), *middlewares],
         client_max_size=max_body,
     )
     app.on_response_prepare.append(_safe_headers)
@@ -93,7 +93,7 @@ def refusal(status: int, message: str) -> web.Response:
 
 @web.middleware
 async def answer_refusals(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Refused and aiohttp's own 4xx (no route, wrong method, body too large) as JSON."""
+    """Refused and aiohttp's own 4xx (no route, wrong method) as JSON."""
     try:
         return await handler(request)
     except Refused as err:
@@ -103,11 +103,9 @@ async def answer_refusals(request: web.Request, handler: Handler) -> web.StreamR
     except web.HTTPMethodNotAllowed as err:
         allowed = ", ".join(sorted(err.allowed_methods))
         return refusal(405, f"{request.method} is not allowed here (use {allowed})")
-    except web.HTTPRequestEntityTooLarge as err:
-        return refusal(413, f"The request body is larger than {err.max_size} bytes")
 
 
-def checks(token: str | None, protected: str, body_s: float) -> Middleware:
+def checks(token: str | None, protected: str, body_s: float, max_body: int) -> Middleware:
     """The middleware that applies rules 1 to 4 (see the module's head)."""
 
     @web.middleware
@@ -121,7 +119,7 @@ def checks(token: str | None, protected: str, body_s: float) -> Middleware:
         request[BODY] = None
         if request.method not in READS:
             _check_content_type(request)
-            request[BODY] = _parse(await _read(request, body_s))
+            request[BODY] = _parse(await _read(request, body_s, max_body))
         return await handler(request)
 
     return check
@@ -205,10 +203,13 @@ def _check_content_type(request: web.Request) -> None:
         )
 
 
-async def _read(request: web.Request, body_s: float) -> bytes:
+async def _read(request: web.Request, body_s: float, max_body: int) -> bytes:
+    """The whole body (aiohttp stops reading at the application's client_max_size)."""
     try:
         async with asyncio.timeout(body_s):
             return await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        raise Refused(413, f"The request body is larger than {max_body} bytes") from None
     except TimeoutError:
         raise Refused(408, f"The request body did not arrive within {body_s:g} s") from None
     except web.RequestPayloadError as err:
