@@ -6,7 +6,9 @@
 1. A new connection has `idle_s` to send a whole request head, and as long between two
    requests (aiohttp's keep-alive timer, which also runs before the first request); then it
    is closed. A slow body is the guard's business (`body_s`, 408).
-2. A request line or header line over MAX_LINE bytes, or more than MAX_HEADERS headers: 400.
+2. A request line or header line over MAX_LINE bytes, more than MAX_HEADERS headers, or
+   anything else that is not HTTP: 400 with a JSON sentence, as the guard answers (logged
+   at debug level: a client's garbage is not the server's trouble).
 3. At most `max_connections` at once; one more is answered 503 and closed at once, so idle
    sockets cannot pile up: each is gone after `idle_s` at the latest.
 4. Bodies are never decompressed (the guard refuses Content-Encoding: no zip bombs).
@@ -19,6 +21,7 @@ import asyncio
 import json
 
 from aiohttp import web
+from aiohttp.web_request import BaseRequest
 
 IDLE_S = 10.0
 MAX_CONNECTIONS = 64
@@ -104,6 +107,24 @@ class _Connection(web.RequestHandler):
         self._site.open += 1
         self._counted = True
         super().connection_made(transport)
+
+    def handle_error(
+        self,
+        request: BaseRequest,
+        status: int = 500,
+        exc: BaseException | None = None,
+        message: str | None = None,
+    ) -> web.StreamResponse:
+        """aiohttp's answer to a request it could not parse: JSON, like every other refusal."""
+        if not 400 <= status < 500:
+            return super().handle_error(request, status, exc, message)
+        self.logger.debug("Bad request from %s: %s", request.remote, message)
+        reason = (message or "").strip().partition("\n")[0].rstrip(":") or "malformed"
+        response = web.json_response(
+            {"error": f"The request is not valid HTTP ({reason})"}, status=status
+        )
+        response.force_close()
+        return response
 
     def connection_lost(self, exc: BaseException | None) -> None:
         if self._counted:

@@ -8,6 +8,7 @@ import socket
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -99,6 +100,7 @@ class Sim:
         body_s: float = 10,
         **limits: Any,
     ) -> None:
+        self.state_dir = Path(state_dir)
         self.table = SimTable(state_dir, profile)
         app = make_app(self.table, token=token, tick_s=tick_s, body_s=body_s)
         self.running = Running(app, **limits)
@@ -152,6 +154,21 @@ def make_sim(tmp_path):
 
     def start(token: str | None = None, profile: str = "full-table", **limits: Any) -> Sim:
         served = Sim(tmp_path / "state", token=token, profile=profile, **limits)
+        started.append(served)
+        return served
+
+    yield start
+    for served in started:
+        served.stop()
+
+
+@pytest.fixture(scope="module")
+def module_sim(tmp_path_factory):
+    """Start simulators kept for a whole test module (a fuzz test's examples share one)."""
+    started: list[Sim] = []
+
+    def start(token: str | None = None) -> Sim:
+        served = Sim(tmp_path_factory.mktemp("state"), token=token)
         started.append(served)
         return served
 
