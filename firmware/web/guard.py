@@ -8,13 +8,14 @@ runs, with one sentence as JSON `{"error": ...}` and a 4xx status.
 In the order they are checked:
 1. Host (403): without a token only this machine's own names are answered (localhost,
    127.0.0.1, [::1], the address the connection came in on), with the listening port.
-2. Origin, when sent, must be the server's own, `http://<Host>` (403); so must Sec-Fetch-Site,
-   except for a link followed to a page.
+2. Origin, when sent, must be the server's own, `http://<Host>` (403), and Sec-Fetch-Site
+   must not be cross-site or same-site (403) unless a link is followed (a GET navigation).
 3. Token, when one is set, on every protected path: `Authorization: Bearer T` or `?token=T` (401).
 4. A state-changing request (any method but GET and HEAD) has `Content-Type: application/json`
    (UTF-8) and no Content-Encoding (415), and its body arrives within `body_s` (408), fits in
    `max_body` bytes (413) and is one JSON value nested at most MAX_DEPTH deep (400).
-Why these rules (DNS rebinding, cross-site requests, a token as the proof) is in docs/simulator.md.
+Every answer forbids framing, sniffing and Referer (SAFE_HEADERS). Why these rules (DNS
+rebinding, cross-site requests, a token as the proof) is in docs/simulator.md.
 """
 
 from __future__ import annotations
@@ -139,8 +140,8 @@ def _check_host(request: web.Request, trusted_by_token: bool) -> None:
         raise Refused(
             403,
             f"This table answers only to http://{own[0]}:{own[1]}/ or "
-            f"http://localhost:{own[1]}/, not to {hosts[0]!r} (give a --token to be "
-            "reached by another name)",
+            f"http://localhost:{own[1]}/, not to {hosts[0]!r} (started with a token, it "
+            "answers to any name)",
         )
 
 
@@ -189,7 +190,7 @@ def _check_token(request: web.Request, token: str) -> None:
     except UnicodeEncodeError:  # bytes that are not UTF-8 cannot be the token
         right = False
     if not right:
-        raise Refused(401, "Wrong token: use the address the simulator printed")
+        raise Refused(401, "Wrong token: use the address the table printed, with its ?token=")
 
 
 # -- 4. The body of a state-changing request ----------------------------------------------------
