@@ -320,6 +320,20 @@ def test_at_the_cap_a_new_connection_is_answered_503_until_the_idle_ones_are_gon
             sock.close()
 
 
+def test_a_flood_of_silent_connections_is_capped_and_then_gone(make_sim):
+    """The issue's 300 half-open connections, at a third of the size: 100 of them."""
+    sim = make_sim(idle_s=1)  # the default cap of 64
+    flood = [sim.connect() for _ in range(100)]
+    try:
+        refused = [sim.read(sock).status for sock in flood[64:]]
+        assert refused == [503] * 36
+        assert all(closed_by_server(sock) for sock in flood[:64])
+        assert sim.raw("GET", "/api/state").status == 200
+    finally:
+        for sock in flood:
+            sock.close()
+
+
 def test_the_event_stream_outlives_the_idle_time(make_sim):
     sim = make_sim(idle_s=0.5)
     with urllib.request.urlopen(sim.url + "api/events", timeout=30) as stream:
