@@ -1,10 +1,11 @@
 """The simulator's web server (aiohttp): the page, a JSON API and a live event stream.
 
     app = make_app(SimTable(state_dir), token=None)
-    web.run_app(app, host="127.0.0.1", port=8080)
+    with Running(app, port=8080) as served:      # served through firmware.web.site.Site
+        print(served.url)                        # (not web.run_app: it would skip the limits)
 
 API (every /api call carries the token when one is set: `Authorization: Bearer T` or
-`?token=T`; without it 401):
+`?token=T`, without it 401; every POST carries `Content-Type: application/json`):
 
     GET  /api/state[?seat=N]          the table; with a seat, that seat's hand and secrets
     POST /api/tap     {"pad": "stake-2", "card": "blades_agent_3"}
@@ -246,15 +247,20 @@ async def _close_table(app: web.Application) -> None:
 
 class Running:
     """A simulator served from a background thread (tests, notebooks); `url` ends in /.
-    `limits`: the Site's `idle_s` and `max_connections`."""
+    `idle_s`, `max_connections`: the limits of its `firmware.web.site.Site`."""
 
     def __init__(
-        self, app: web.Application, host: str = "127.0.0.1", port: int = 0, **limits: Any
+        self,
+        app: web.Application,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        idle_s: float = site.IDLE_S,
+        max_connections: int = site.MAX_CONNECTIONS,
     ) -> None:
         self._loop = asyncio.new_event_loop()
         self._runner = web.AppRunner(app, handle_signals=False)
         self._ready = threading.Event()
-        self._limits = limits
+        self._limits = {"idle_s": idle_s, "max_connections": max_connections}
         self._thread = threading.Thread(target=self._serve, args=(host, port), daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout=30):
