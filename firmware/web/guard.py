@@ -98,7 +98,10 @@ async def answer_refusals(request: web.Request, handler: Handler) -> web.StreamR
     try:
         return await handler(request)
     except Refused as err:
-        return refusal(err.status, err.message)
+        response = refusal(err.status, err.message)
+        if err.status in (408, 413):
+            response.force_close()  # the rest of that body is not worth waiting for
+        return response
     except web.HTTPNotFound:
         return refusal(404, f"There is nothing at {request.path}")
     except web.HTTPMethodNotAllowed as err:

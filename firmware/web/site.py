@@ -5,7 +5,9 @@
 
 1. A new connection has `idle_s` to send a whole request head, and as long between two
    requests (aiohttp's keep-alive timer, which also runs before the first request); then it
-   is closed. A slow body is the guard's business (`body_s`, 408).
+   is closed. A slow body is the guard's business (`body_s`, 408); after an answer given
+   before the body was read, its rest is read for LINGER_S (so the answer is not lost to a
+   reset), then the connection is closed.
 2. A request line or header line over MAX_LINE bytes, more than MAX_HEADERS headers, or
    anything else that is not HTTP: 400 with a JSON sentence, as the guard answers (logged
    at debug level: a client's garbage is not the server's trouble).
@@ -27,6 +29,7 @@ IDLE_S = 10.0
 MAX_CONNECTIONS = 64
 MAX_LINE = 8190
 MAX_HEADERS = 64
+LINGER_S = 2.0  # after an early answer, how long the rest of a body is read (and dropped)
 
 
 def _busy_answer() -> bytes:
@@ -93,7 +96,7 @@ class _Connection(web.RequestHandler):
             max_field_size=MAX_LINE,
             max_headers=MAX_HEADERS,
             auto_decompress=False,
-            lingering_time=site.idle_s,
+            lingering_time=LINGER_S,
         )
         self._site = site
         self._counted = False
