@@ -3,11 +3,11 @@
     runner = web.AppRunner(guard.application()); await runner.setup()
     site = Site(runner, "127.0.0.1", 8080); await site.start(); site.port
 
-1. A new connection has `idle_s` to send a whole request head, and as long between two
-   requests (aiohttp's keep-alive timer, which also runs before the first request); then it
-   is closed. A slow body is the guard's business (`body_s`, 408); after an answer given
-   before the body was read, its rest is read for LINGER_S (so the answer is not lost to a
-   reset), then the connection is closed.
+1. A new connection has `idle_s` to send its first request head whole (our own timer: older
+   aiohttp has none), and may idle as long between two requests (aiohttp's keep-alive timer,
+   which also cuts a later head sent too slowly); then it is closed. A slow body is the
+   guard's business (`body_s`, 408); after an answer given before the body was read, its
+   rest is read for LINGER_S (so the answer is not lost to a reset), then it is closed.
 2. A request line or header line over MAX_LINE bytes, more than MAX_HEADERS headers, or
    anything else that is not HTTP: 400 with a JSON sentence, as the guard answers (logged
    at debug level: a client's garbage is not the server's trouble).
@@ -100,6 +100,9 @@ class _Connection(web.RequestHandler):
         )
         self._site = site
         self._counted = False
+        self._clock = loop
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._tail = b""  # the last bytes received, while the first head is not complete
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         if self._site.open >= self._site.max_connections:
@@ -110,6 +113,16 @@ class _Connection(web.RequestHandler):
         self._site.open += 1
         self._counted = True
         super().connection_made(transport)
+        self._head_timer = self._clock.call_later(self._site.idle_s, self.force_close)
+
+    def data_received(self, data: bytes) -> None:
+        if self._head_timer is not None:
+            seen = self._tail + data
+            if b"\r\n\r\n" in seen:  # the first head is whole: aiohttp's timers take over
+                self._head_timer.cancel()
+                self._head_timer = None
+            self._tail = seen[-3:]
+        super().data_received(data)
 
     def handle_error(
         self,
@@ -133,4 +146,6 @@ class _Connection(web.RequestHandler):
         if self._counted:
             self._counted = False
             self._site.open -= 1
+            if self._head_timer is not None:
+                self._head_timer.cancel()
             super().connection_lost(exc)
