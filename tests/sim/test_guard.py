@@ -9,9 +9,14 @@ from __future__ import annotations
 import gzip
 import json
 import time
+import urllib.error
 import urllib.request
 
 import pytest
+from aiohttp import web
+
+from firmware.sim.server import Running
+from firmware.web import guard
 
 SELECT = b'{"name": "select"}'
 JSON = [("Content-Type", "application/json")]
@@ -342,3 +347,35 @@ def test_the_event_stream_outlives_the_idle_time(make_sim):
         time.sleep(1.5)  # three idle times: a request in progress is not idle
         assert sim.client.post("/api/button", {"name": "select"})[0] == 200
         assert stream.readline() == b"event: version\n"
+
+
+# -- the same door for any application ----------------------------------------------------------
+def test_any_application_built_on_the_guard_gets_the_same_door():
+    """firmware/web is not the simulator's alone: a bare application gets every rule."""
+    app = guard.application(token=None, protected="/")
+
+    async def echo(request: web.Request) -> web.Response:
+        return web.json_response(guard.json_object(request, ("word",)))
+
+    app.router.add_post("/echo", echo)
+    with Running(app) as served:
+        host = f"127.0.0.1:{served.port}"
+
+        def post(body: bytes, **headers: str) -> tuple[int, dict]:
+            request = urllib.request.Request(served.url + "echo", data=body, method="POST")
+            for name, value in {"Content-Type": "application/json", **headers}.items():
+                request.add_header(name.replace("_", "-"), value)
+            try:
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    return answer.status, json.load(answer)
+            except urllib.error.HTTPError as err:
+                with err:
+                    return err.code, json.load(err)
+
+        assert post(b'{"word": "hi"}') == (200, {"word": "hi"})
+        assert post(b'{"word": "hi"}', Host="evil.example")[0] == 403
+        assert post(b'{"word": "hi"}', Origin="http://evil.example")[0] == 403
+        assert post(b'{"word": "hi"}', Content_Type="text/plain")[0] == 415
+        assert post(b"[" * 20 + b"]" * 20)[0] == 400
+        assert post(b"{}") == (400, {"error": "The request body lacks word"})
+        assert post(b'{"word": "hi"}', Origin=f"http://{host}")[0] == 200
