@@ -1,8 +1,9 @@
 """`arcana-table catalog JOB`: Arcana card catalogs (TOML) before they reach the table.
 
 arcana-table catalog check FILE
-    prints `ok: N cards` and exits 0, or every problem (each naming the card and the
-    field) on stderr and exits 2.
+    prints `ok: N cards` and exits 0, or every problem on stderr, one line each naming the
+    file and the place (`my.toml: [guilds.thieves] tie_arcanumm: unknown key (did you mean
+    tie_arcanum?)`, `my.toml: card "m_agent_07": ...`), and exits 2.
 arcana-table catalog playtest [FILE] --policy sensible --games 100
     plays whole games with the catalog (default: the shipped sample) and prints how many
     rounds they took, as JSON: is the deck tuned for games of sensible length?
@@ -17,6 +18,8 @@ import statistics
 import sys
 from collections import Counter
 from typing import Any
+
+from firmware.commands.refusal import EXIT_REFUSED, printable
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -43,10 +46,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         catalog = load_catalog(_catalog_ref(args.file))
     except CatalogError as err:
-        print(f"{args.file}: {len(err.problems)} problem(s)", file=sys.stderr)
+        # one line per problem, each naming the file and the place: `FILE: [section] key: ...`
+        print(printable(f"{args.file}: {len(err.problems)} problem(s)"), file=sys.stderr)
         for problem in err.problems:
-            print(f"  {problem}", file=sys.stderr)
-        return 2
+            print(printable(f"{args.file}: {problem}"), file=sys.stderr)
+        return EXIT_REFUSED
     if args.job == "check":
         print(f"ok: {len(catalog.cards)} cards")
         return 0

@@ -41,6 +41,9 @@ def run(args: argparse.Namespace) -> int:
     except (ProfileError, OSError) as err:
         print(f"arcana-table run: {err}", file=sys.stderr)
         return 2
+    if profile.missing():  # no READY=1 for a table that cannot play
+        print(f"arcana-table run: {'; '.join(profile.missing())}", file=sys.stderr)
+        return 2
     games = TableGames.for_profile(profile, catalog=args.catalog)
     try:
         games.catalog  # noqa: B018 - validate the catalog before touching any device

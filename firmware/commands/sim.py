@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from firmware.commands.refusal import refuse
+
 GAMES = ("arcana", "res-arcana")
 LOOPBACK = {"localhost"}
 
@@ -83,9 +85,14 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from firmware.journal import JournalError
     from firmware.sim.table import SimTable
-    from hardware.profile import ProfileError
+    from hardware.profile import ProfileError, load_profile
 
+    if not 0 <= args.port <= 65535:
+        return refuse(
+            f"arcana-table sim: --port {args.port} is not a port (0 to 65535; 0: any free)"
+        )
     if not is_loopback(args.host) and not args.token:
         print(
             f"arcana-table sim: binding {args.host} lets other machines in; "
@@ -95,10 +102,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     state_dir = args.state_dir or default_state_dir()
     try:
-        table = SimTable(state_dir, args.profile)
-    except (ProfileError, OSError) as err:
-        print(f"arcana-table sim: {err}", file=sys.stderr)
-        return 2
+        profile = load_profile(args.profile)
+    except ProfileError as err:
+        return refuse(f"arcana-table sim: {err}")
+    if profile.missing():
+        return refuse(f"arcana-table sim: {'; '.join(profile.missing())}")
+    try:
+        table = SimTable(state_dir, profile)
+    except (JournalError, OSError) as err:
+        return refuse(f"arcana-table sim: {err}")
     companion = table.top.companion
     if companion.game_id is not None:
         print(f"resuming game {companion.game_id} ({companion.rules.name}) from {state_dir}")
