@@ -181,6 +181,8 @@ def _from_file(path: Path, label: str) -> Catalog:
         raise CatalogError([f"not valid TOML ({err})"], label) from None
     except RecursionError:
         raise CatalogError(["not valid TOML (nested too deeply)"], label) from None
+    except ValueError:  # tomllib's only other refusal: an integer of over 4,300 digits
+        raise CatalogError(["not valid TOML (a number far too long)"], label) from None
     catalog = parse_catalog(data, None, label)
     return Catalog(**{**_fields(catalog), "source": catalog.to_object()})
 
