@@ -310,22 +310,24 @@ class _Checker:
             if required:
                 self.problem(self.lines.of(section, index), f"[{section}] needs {key!r}")
             return default
-        value = entry[key]
+        value = written = entry[key]
         ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value, ok = float(value), True
+            # an integer past float's range is as unusable as inf
+            value, ok = (float(value) if abs(value) < 2**1000 else math.inf), True
         if ok and kind is float and not math.isfinite(value):
             # nan would pass every range check below
-            self.problem(line, f"{key} must be a finite number, not {value!r}")
+            self.problem(line, f"{key} must be a finite number, not {_shown(written)}")
             return default
         if not ok:
             self.problem(line, f"{key} must be {_KIND_WORDS[kind]}, not {_shown(value)}")
             return default
         if choices is not None and value not in choices:
-            self.problem(line, f"{key} {value!r} is not one of {', '.join(map(str, choices))}")
+            shown = ", ".join(map(str, choices))
+            self.problem(line, f"{key} {_shown(value)} is not one of {shown}")
             return default
         if (low is not None and value < low) or (high is not None and value > high):
-            self.problem(line, f"{key} {value!r} is outside {low}..{high}")
+            self.problem(line, f"{key} {_shown(value)} is outside {low}..{high}")
             return default
         return value
 

@@ -10,8 +10,12 @@ few seconds; ARCANA_FUZZ_SCALE=N (CONTRIBUTING.md) runs N times as many.
 
 from __future__ import annotations
 
+import importlib
+import io
 import json
 import os
+import tempfile
+from contextlib import redirect_stderr, redirect_stdout
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,15 +28,18 @@ from engine.arcana import load_catalog
 from engine.records import MAX_DEPTH, RecordError, dumps, replay, split
 from engine.resarcana import RULES as RES_ARCANA
 from engine.resarcana.scenario import finished_game
+from firmware import cli
 
 FIXTURES = Path(__file__).parent / "arcana" / "fixtures"
 SCALE = int(os.environ.get("ARCANA_FUZZ_SCALE", "1"))
-FUZZ_EXAMPLES = 300 * SCALE
+FUZZ_EXAMPLES = 200 * SCALE
 FUZZ = settings(
     max_examples=FUZZ_EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+# through the command line, each example also writes and reads a file: fewer examples
+CLI_FUZZ = settings(FUZZ, max_examples=FUZZ_EXAMPLES // 2)
 SENTINEL = "\x00fuzz\x00"
 
 
@@ -80,8 +87,19 @@ plain = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(strings, inner, max_size=3),
     max_leaves=8,
 )
+@cache
+def words() -> list[str]:
+    """Every string of the base records (card ids, guilds, actions, names), JSON-quoted:
+    mutations that stay close to a real game reach deeper into the rules."""
+    found = {json.dumps(w) for lines in base_records() for line in lines[1:]
+             for w in json.loads(line).values() if isinstance(w, str)}  # fmt: skip
+    return sorted(found)
+
+
 fragments = st.one_of(
-    plain.map(lambda v: json.dumps(v, ensure_ascii=False).replace("NaN", "0")),
+    st.integers(-2, 6).map(str),
+    st.deferred(lambda: st.sampled_from(words())),
+    plain.map(lambda v: json.dumps(v).replace("NaN", "0")),
     st.sampled_from(["NaN", "Infinity", "-Infinity", "1.0", "true", "1e999", "-0", '"\\ud800"']),
     st.integers(16, 6000).map(lambda n: "7" * n),
     st.integers(MAX_DEPTH - 2, 3000).map(lambda n: "[" * n + "]" * n),
@@ -95,7 +113,7 @@ def mutated(draw: st.DrawFn) -> bytes:
     lines = list(draw(st.sampled_from(base_records())))
     number = draw(st.integers(0, min(len(lines) - 1, 40)))
     lines = lines[: number + 1 + draw(st.integers(0, 2))]
-    if draw(st.booleans()):
+    if draw(st.integers(0, 3)):  # three in four: a value; else damaged bytes
         line = json.loads(lines[number])
         path = draw(st.sampled_from(places(line)))
         if path and draw(st.integers(0, 4)) == 0:  # drop the value instead
@@ -134,6 +152,44 @@ def check_refusal_or_result(data: bytes) -> None:
 @given(mutated())
 def test_a_mutated_record_replays_or_is_refused_with_its_line(data):
     check_refusal_or_result(data)
+
+
+PARSER = cli.build_parser()  # once: building it imports every command (70 ms)
+
+
+def arcana_table(*args: str) -> tuple[int, str, str]:
+    """Run the command as `cli.main` does, in this process: exit status, stdout (its UTF-8
+    bytes decoded), stderr."""
+    parsed = PARSER.parse_args(list(args))
+    module = importlib.import_module(f"firmware.commands.{cli.COMMANDS[parsed.command][0]}")
+    out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        status = module.run(parsed)
+    out.flush()
+    return status, out.buffer.getvalue().decode("utf-8"), err.getvalue()
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@CLI_FUZZ
+@given(mutated())
+def test_the_replay_command_answers_a_mutated_record_with_json_or_one_line(data):
+    """Exit 0 and one JSON line, or exit 2, `line N: ...` alone on stderr, nothing on stdout;
+    the record and its folder are as they were."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "game.jsonl"
+        path.write_bytes(data)
+        status, out, err = arcana_table("replay", str(path))
+        assert snapshot(Path(folder)) == {"game.jsonl": data}
+    if status == 0:
+        assert err == "" and out.endswith("\n") and out.count("\n") == 1
+        json.loads(out)
+    else:
+        assert status == 2 and out == ""
+        assert err.startswith("line ") and err.endswith("\n") and err.count("\n") == 1, err
+        assert err[:-1].isprintable(), err
 
 
 @pytest.mark.parametrize(
@@ -201,7 +257,7 @@ def test_the_fuzzer_reaches_results_and_refusals_of_every_kind():
     reach later lines, and some records still replay."""
     seen: set[str] = set()
 
-    @settings(max_examples=200, deadline=None, database=None, derandomize=True,
+    @settings(max_examples=100, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))  # fmt: skip
     @given(mutated())
     def sample(data: bytes) -> None:

@@ -172,6 +172,8 @@ def test_the_example_in_the_hardware_guide_is_a_valid_profile(repo_root):
         ("[table]\nabsence_s = inf\n", "line 2: absence_s must be a finite number, not inf"),
         ("[table]\nabsence_s = -0.5\n", "line 2: absence_s -0.5 is outside 0.0..10.0"),
         ("[table]\nhold_s = -inf\n", "line 2: hold_s must be a finite number, not -inf"),
+        ("[table]\nhold_s = " + "9" * 400 + "\n",
+         "line 2: hold_s must be a finite number, not " + "9" * 37 + "..."),
         ("[table]\nabsense_s = 0.2\n",
          "line 2: unknown setting 'absense_s' in [table]; did you mean 'absence_s'?"),
         ('[[buttons]]\nrole = "ok"\npin = 5\npul_up = true\n',
