@@ -19,7 +19,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from firmware.commands.refusal import EXIT_REFUSED, printable
+from firmware.commands.refusal import EXIT_REFUSED, printable, whole, whole_list
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -29,8 +29,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     playtest = jobs.add_parser("playtest", help="rounds per game of bot games with a catalog")
     playtest.add_argument("file", nargs="?", default="sample", help="catalog file or shipped name")
     playtest.add_argument("--policy", choices=("sensible", "random"), default="sensible")
-    playtest.add_argument("--games", type=int, default=100, help="games per player count")
-    playtest.add_argument("--players", default="2,3,4", help="player counts, e.g. 2,3,4")
+    playtest.add_argument(
+        "--games", type=whole(1), default=100, help="games per player count (default 100)"
+    )
+    playtest.add_argument(
+        "--players", type=whole_list(2, 4), default=[2, 3, 4], help="player counts, e.g. 2,3,4"
+    )
     playtest.add_argument("--variant", choices=("basic", "advanced", "mixed"), default="mixed")
     playtest.add_argument("--seed", type=int, default=1)
 
@@ -70,7 +74,7 @@ def playtest(catalog: Any, args: argparse.Namespace) -> dict[str, Any]:
         "variant": args.variant,
         "seed": args.seed,
     }
-    for players in (int(p) for p in args.players.split(",")):
+    for players in args.players:
         rounds: Counter[int] = Counter()
         unfinished = 0
         for _ in range(args.games):

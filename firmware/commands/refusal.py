@@ -9,7 +9,10 @@ printing fail.
 
 from __future__ import annotations
 
+import argparse
+import math
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 EXIT_REFUSED = 2
@@ -29,3 +32,46 @@ def refuse(message: str, stream: TextIO | None = None) -> int:
     """Print `message` as one line on stderr; return the exit status of refused input."""
     print(printable(message), file=stream or sys.stderr)
     return EXIT_REFUSED
+
+
+def seconds(text: str) -> float:
+    """An argument type: a finite number of seconds above 0 (`nan`, `inf`, `-1` refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
+def whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argument type: a whole number from `low` (to `high`)."""
+    span = f"from {low}" if high is None else f"from {low} to {high}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number {span}")
+        return value
+
+    parse.__name__ = "whole number"  # argparse names the type in its own messages
+    return parse
+
+
+def whole_list(low: int, high: int) -> Callable[[str], list[int]]:
+    """An argument type: comma-separated whole numbers from `low` to `high` (`2,3,4`)."""
+    one = whole(low, high)
+
+    def parse(text: str) -> list[int]:
+        try:
+            return [one(part) for part in text.split(",")]
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a list of whole numbers from {low} to {high}, such as 2,3,4"
+            ) from None
+
+    return parse

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from firmware.commands.refusal import refuse
+from firmware.commands.refusal import refuse, whole
 
 GAMES = ("arcana", "res-arcana")
 LOOPBACK = {"localhost"}
@@ -49,7 +49,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="table profile: a shipped name (full-table, minimal) or a TOML file",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8080, help="port (default 8080; 0: any free)")
+    parser.add_argument(
+        "--port", type=whole(0, 65535), default=8080, help="port (default 8080; 0: any free)"
+    )
     parser.add_argument(
         "--state-dir",
         type=Path,
@@ -89,10 +91,6 @@ def run(args: argparse.Namespace) -> int:
     from firmware.sim.table import SimTable
     from hardware.profile import ProfileError, load_profile
 
-    if not 0 <= args.port <= 65535:
-        return refuse(
-            f"arcana-table sim: --port {args.port} is not a port (0 to 65535; 0: any free)"
-        )
     if not is_loopback(args.host) and not args.token:
         print(
             f"arcana-table sim: binding {args.host} lets other machines in; "

@@ -30,12 +30,42 @@ def one_sentence(err: str, start: str) -> None:
     assert err.startswith(start) and err.count("\n") == 1 and err.endswith("\n"), err
 
 
-@pytest.mark.parametrize("port", ["-1", "65536", "99999999999999999999"])
-def test_sim_refuses_a_port_out_of_range(tmp_path, port):
-    status, out, err = arcana_table("sim", "--port", port, "--state-dir", str(tmp_path / "s"))
-    assert (status, out) == (2, "")
-    one_sentence(err, f"arcana-table sim: --port {port} is not a port (0 to 65535")
+@pytest.mark.parametrize("port", ["-1", "65536", "99999999999999999999", "http"])
+def test_sim_refuses_a_port_out_of_range(tmp_path, capsys, port):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["sim", "--port", port, "--state-dir", str(tmp_path / "s")])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    one_sentence(
+        err, f"arcana-table sim: argument --port: '{port}' is not a whole number from 0 to 65535"
+    )
     assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["selftest", "--button-timeout", "nan"],
+         "arcana-table selftest: argument --button-timeout: 'nan' is not a number of seconds"),
+        (["bench", "engine", "--seconds", "-1"],
+         "arcana-table bench engine: argument --seconds: '-1' is not a number of seconds above 0"),
+        (["catalog", "playtest", "--players", "2,x"],
+         "arcana-table catalog playtest: argument --players: '2,x' is not a list of whole"),
+        (["catalog", "playtest", "--games", "0"],
+         "arcana-table catalog playtest: argument --games: '0' is not a whole number from 1"),
+        (["export", "abc"], "arcana-table export: argument game: invalid int value: 'abc'"),
+        (["levitate"], "arcana-table: argument COMMAND: invalid choice: 'levitate'"),
+    ],
+)  # fmt: skip
+def test_a_wrong_argument_is_one_line_and_exit_2(capsys, args, expected):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(args)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    one_sentence(err, expected)
+    assert err.rstrip().endswith("--help)")
 
 
 @pytest.mark.parametrize("command", [["sim", "--port", "0"], ["demo", "--quiet"]])
@@ -87,7 +117,7 @@ def test_hostile_input_never_shows_a_traceback_in_a_real_process(tmp_path):
     catalog = tmp_path / "c.toml"
     catalog.write_text("guilds.thieves = 5\ncards = " + "[" * 3000 + "]" * 3000 + "\n")
     for args in (["replay", str(record)], ["catalog", "check", str(catalog)],
-                 ["sim", "--port", "-1"]):  # fmt: skip
+                 ["sim", "--port", "-1"], ["demo", "--state-dir", str(record / "x")]):  # fmt: skip
         done = subprocess.run(
             [sys.executable, "-m", "firmware", *args], capture_output=True, text=True, cwd=ROOT
         )
