@@ -88,10 +88,14 @@ def catalog_cards(game: str, catalog: str) -> tuple[dict[str, str], str]:
 
 
 def tap_mode(args: argparse.Namespace, enrollment: Any) -> int:
-    from hardware.profile import load_profile
+    from hardware.profile import ProfileError, load_profile
     from hardware.table import build_table
 
-    profile = load_profile(args.profile)
+    try:
+        profile = load_profile(args.profile)
+    except ProfileError as err:
+        print(err, file=sys.stderr)
+        return 2
     with build_table(profile, emulated=args.emulated) as table:
         pad = args.pad or next(iter(table.readers))
         if pad not in table.readers:
