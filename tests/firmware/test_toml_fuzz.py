@@ -5,7 +5,8 @@ Each example changes one line of a shipped file: a hostile value (wrong type, na
 date, 5,000 digits, deep nesting, U+2028), a misspelt or unknown key, a lost or doubled line,
 or damaged bytes. The command must answer with exit 0, or exit 2 and only lines that each
 start with the file's name (`FILE: [section] key: ...` or `FILE line N: ...`), and leave the
-file and its folder as they were. FUZZ_EXAMPLES examples each, a few seconds;
+file and its folder as they were; `run`, which would open a journal there, must refuse
+the same file and create nothing. FUZZ_EXAMPLES examples each, a few seconds;
 ARCANA_FUZZ_SCALE=N (CONTRIBUTING.md) runs N times as many.
 """
 
@@ -95,14 +96,28 @@ def arcana_table(*args: str) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
-def run_on_file(data: bytes, name: str, *command: str) -> tuple[int, str, str]:
-    """Run `command FILE` on the bytes in a fresh folder; check that nothing changed there."""
+def run_on_file(
+    data: bytes, name: str, *command: str, then: tuple[str, ...] = ()
+) -> tuple[int, str, str]:
+    """Run `command FILE` on the bytes in a fresh folder; check that nothing changed there.
+    When the command refuses the file, `then` (a command that would create a journal in
+    the folder's `state`, given the file as its last argument) must refuse it too, and
+    create nothing."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / name
         path.write_bytes(data)
         status, out, err = arcana_table(*command, str(path))
+        if status != 0 and then:
+            state = str(Path(folder) / "state")
+            again = arcana_table(*then, str(path), "--state-dir", state)
+            assert again[0] == 2, again
         assert {p.name: p.read_bytes() for p in Path(folder).iterdir()} == {name: data}
     return status, out, err.replace(str(path), name)
+
+
+# `run` on the emulated table: the command that would start a table on the file
+RUN_WITH_CATALOG = ("run", "--emulated", "--profile", "minimal", "--catalog")
+RUN_WITH_PROFILE = ("run", "--emulated", "--profile")
 
 
 def refused_lines(status: int, out: str, err: str, name: str) -> None:
@@ -114,10 +129,10 @@ def refused_lines(status: int, out: str, err: str, name: str) -> None:
         assert "Traceback" not in line
 
 
-@settings(FUZZ, max_examples=FUZZ_EXAMPLES // 2)  # 162 cards checked each time
+@settings(FUZZ, max_examples=FUZZ_EXAMPLES * 2 // 5)  # 162 cards checked, twice when refused
 @given(mutated_toml([CATALOG]))
 def test_catalog_check_answers_every_mutation_with_ok_or_named_problems(data):
-    status, out, err = run_on_file(data, "mine.toml", "catalog", "check")
+    status, out, err = run_on_file(data, "mine.toml", "catalog", "check", then=RUN_WITH_CATALOG)
     if status == 0:
         assert (out, err) == ("ok: 162 cards\n", "")
         return
@@ -128,7 +143,9 @@ def test_catalog_check_answers_every_mutation_with_ok_or_named_problems(data):
 @FUZZ
 @given(mutated_toml(PROFILE_TEXTS))
 def test_a_mutated_profile_is_drawn_or_refused_line_by_line(data):
-    status, out, err = run_on_file(data, "t.toml", "wiring", "--text", "--profile")
+    status, out, err = run_on_file(
+        data, "t.toml", "wiring", "--text", "--profile", then=RUN_WITH_PROFILE
+    )
     if status == 0:
         assert out and err == ""
         return
