@@ -292,3 +292,12 @@ def test_the_fuzzer_reaches_results_and_refusals_of_every_kind():
 
     sample()
     assert seen == {"replayed", "line 1", "later line"}
+
+
+def test_replay_from_stdin_reads_bytes_and_names_the_line(monkeypatch):
+    good = "\n".join(base_records()[0][:3]).encode()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(good + b"\n\xc3(\n")))
+    assert arcana_table("replay", "-") == (2, "", "line 4: not UTF-8 text (byte 1 of the line)\n")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(good)))
+    status, out, err = arcana_table("replay", "-")
+    assert (status, err) == (0, "") and json.loads(out)["game"] == "arcana"
