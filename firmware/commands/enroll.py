@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from firmware import state_dir
+from firmware.commands.refusal import refuse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -44,8 +45,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         cards, catalog = catalog_cards(args.game, args.catalog)
     except Exception as err:  # a broken catalog: its own precise message
-        print(f"arcana-table enroll: {err}", file=sys.stderr)
-        return 2
+        return refuse(f"arcana-table enroll: {err}")
     journal = state_dir.open_journal(args.state_dir, "enroll")
     if journal is None:
         return 2

@@ -11,6 +11,7 @@ import logging
 import sys
 
 from firmware import state_dir
+from firmware.commands.refusal import refuse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -48,8 +49,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         games.catalog  # noqa: B018 - validate the catalog before touching any device
     except Exception as err:  # CatalogError and file errors: one sentence, exit 2
-        print(f"arcana-table run: {err}", file=sys.stderr)
-        return 2
+        return refuse(f"arcana-table run: {err}")
     journal = state_dir.open_journal(args.state_dir, "run")
     if journal is None:
         return 2
