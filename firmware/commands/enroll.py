@@ -96,6 +96,8 @@ def tap_mode(args: argparse.Namespace, enrollment: Any) -> int:
     except ProfileError as err:
         print(err, file=sys.stderr)
         return 2
+    if not profile.readers:
+        return refuse(f"arcana-table enroll: {profile.source} has no [[readers]] to tap tags on")
     with build_table(profile, emulated=args.emulated) as table:
         pad = args.pad or next(iter(table.readers))
         if pad not in table.readers:

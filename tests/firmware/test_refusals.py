@@ -123,3 +123,14 @@ def test_hostile_input_never_shows_a_traceback_in_a_real_process(tmp_path):
         )
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
         assert done.stderr.strip(), args
+
+
+def test_enrolling_by_tap_needs_a_reader(tmp_path):
+    profile = tmp_path / "bare.toml"
+    profile.write_text(NO_PADS)
+    status, out, err = arcana_table(
+        "enroll", "--game", "arcana", "--emulated", "--profile", str(profile),
+        "--state-dir", str(tmp_path / "state"), "m_agent_01",
+    )  # fmt: skip
+    assert (status, out) == (2, "")
+    one_sentence(err, "arcana-table enroll: bare.toml has no [[readers]] to tap tags on")
