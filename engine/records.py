@@ -56,12 +56,15 @@ def rules_for(game: str) -> Rules[Any, Any]:
 
 def shown(value: Any, limit: int = 40) -> str:
     """A value as a player may see it in a refusal: its repr, cut short."""
-    text = repr(value)
+    return _cut(repr(value), limit)
+
+
+def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def split(record: str | bytes) -> list[str]:
-    """The lines of a record's text, split at "\n" only (JSON Lines); bytes must be UTF-8.
+    r"""The lines of a record's text, split at "\n" only (JSON Lines); bytes must be UTF-8.
 
     >>> split('{"name": "A\u2028B"}\n')
     ['{"name": "A\u2028B"}', '']
@@ -136,7 +139,7 @@ def parse_header(obj: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         raise RecordError(f'the first line must be a header with "format": "{FORMAT}"')
     version = obj.get("version")
     if type(version) is not int or version != VERSION:  # true and 1.0 equal 1 in Python
-        written = shown(json.dumps(version, ensure_ascii=False))[1:-1]  # as the line has it
+        written = _cut(json.dumps(version, ensure_ascii=False), 40)  # as the line has it
         raise RecordError(f"unsupported record version {written} (expected 1)")
     game = obj.get("game")
     if not isinstance(game, str):
