@@ -150,7 +150,8 @@ def load_catalog(source: str | Path | dict[str, Any] | Catalog) -> Catalog:
     if isinstance(source, Catalog):
         return source
     if isinstance(source, dict):
-        return parse_catalog(source, copy.deepcopy(source))
+        catalog = parse_catalog(source, None)  # checked (depth too) before it is copied
+        return Catalog(**{**_fields(catalog), "source": copy.deepcopy(source)})
     text = str(source)
     if "/" not in text and "\\" not in text and not text.endswith(".toml"):
         if not (CATALOG_DIR / f"{text}.toml").is_file():
