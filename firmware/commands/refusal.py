@@ -18,14 +18,18 @@ from typing import TextIO
 EXIT_REFUSED = 2
 
 
+LONGEST = 1000  # characters of one refusal line: a megabyte card id is not worth printing
+
+
 def printable(text: str) -> str:
-    """`text` with every character that is not printable shown as its escape (`\\n`, `\\x1b`)."""
-    if text.isprintable():
-        return text
-    return "".join(
-        c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
-        for c in text
-    )
+    """`text` with every character that is not printable shown as its escape (`\\n`, `\\x1b`),
+    cut to LONGEST characters."""
+    if not text.isprintable():
+        text = "".join(
+            c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode()
+            for c in text
+        )
+    return text if len(text) <= LONGEST else text[: LONGEST - 3] + "..."
 
 
 def refuse(message: str, stream: TextIO | None = None) -> int:

@@ -134,3 +134,11 @@ def test_enrolling_by_tap_needs_a_reader(tmp_path):
     )  # fmt: skip
     assert (status, out) == (2, "")
     one_sentence(err, "arcana-table enroll: bare.toml has no [[readers]] to tap tags on")
+
+
+def test_a_refusal_line_is_printable_and_bounded():
+    from firmware.commands.refusal import LONGEST, printable
+
+    assert printable("Ann\nBen\x1b[2J\ud800\u2028é") == "Ann\\nBen\\x1b[2J\\ud800\\u2028é"
+    long = printable("x" * 10 * LONGEST)
+    assert len(long) == LONGEST and long.endswith("...")
