@@ -142,3 +142,17 @@ def test_a_refusal_line_is_printable_and_bounded():
     assert printable("Ann\nBen\x1b[2J\ud800\u2028é") == "Ann\\nBen\\x1b[2J\\ud800\\u2028é"
     long = printable("x" * 10 * LONGEST)
     assert len(long) == LONGEST and long.endswith("...")
+
+
+def test_export_to_a_path_that_cannot_be_written_is_one_sentence(tmp_path):
+    state = tmp_path / "state"
+    demo = [sys.executable, "-m", "firmware", "demo", "--quiet", "--state-dir", str(state)]
+    subprocess.run(demo, capture_output=True, check=True, cwd=ROOT)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("kept")
+    status, out, err = arcana_table(
+        "export", "-o", str(blocker / "game.jsonl"), "--state-dir", str(state)
+    )
+    assert (status, out) == (2, "")
+    one_sentence(err, f"arcana-table export: cannot write {blocker / 'game.jsonl'} (Not a dir")
+    assert blocker.read_text() == "kept"
