@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from engine.arcana import load_catalog
 from engine.records import MAX_DEPTH, RecordError, dumps, replay, split
 from engine.resarcana import RULES as RES_ARCANA
+from engine.resarcana import physical_setup
 from engine.resarcana.scenario import finished_game
 from firmware import cli
 
@@ -46,7 +47,7 @@ SENTINEL = "\x00fuzz\x00"
 @cache
 def base_records() -> tuple[tuple[str, ...], ...]:
     """Records as lists of lines: Arcana basic and advanced, Arcana with its catalog inline,
-    and a whole Res Arcana game."""
+    and a whole Res Arcana game, with its deal and as played with physical cards."""
     arcana = [(FIXTURES / f"{name}.jsonl").read_text(encoding="utf-8") for name in
               ("2p_basic", "3p_advanced")]  # fmt: skip
     lines = arcana[0].splitlines()
@@ -54,8 +55,11 @@ def base_records() -> tuple[tuple[str, ...], ...]:
     first["setup"]["catalog"] = load_catalog("sample").to_object()
     inline = [json.dumps(first), *lines[1:]]
     game = finished_game(11, 2)
-    res = dumps("res-arcana", game["setup"], [RES_ARCANA.encode_action(a) for a in game["moves"]])
-    return tuple(tuple(text.splitlines()) for text in (*arcana, "\n".join(inline), res))
+    moves = [RES_ARCANA.encode_action(a) for a in game["moves"]]
+    res = dumps("res-arcana", game["setup"], moves)
+    physical = dumps("res-arcana", physical_setup(game["setup"]), moves)  # hands unknown
+    texts = (*arcana, "\n".join(inline), res, physical)
+    return tuple(tuple(text.splitlines()) for text in texts)
 
 
 def places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
