@@ -134,7 +134,7 @@ def test_a_mistyped_buses_variable_is_one_sentence(monkeypatch, capsys, tmp_path
     from firmware import cli
 
     monkeypatch.setenv("ARCANA_TABLE_BUSES", "fake")
-    assert cli.main(["run", "--state-dir", str(tmp_path)]) == 1
+    assert cli.main(["run", "--state-dir", str(tmp_path)]) == 2
     assert capsys.readouterr().err.splitlines() == [
         "arcana-table run: unknown buses 'fake' (from $ARCANA_TABLE_BUSES); "
         "expected one of real, emulated"
