@@ -92,7 +92,8 @@ def test_hardware_free_commands_import_no_hardware_library(board, tmp_path):
 import contextlib, io, json, sys
 from firmware import cli
 for args in {json.dumps(hardware_free(tmp_path / "state"))}:
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+    out = io.TextIOWrapper(io.BytesIO())  # replay writes to sys.stdout.buffer
+    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
         cli.main(args)
 print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in {HARDWARE_MODULES!r})))
 """
