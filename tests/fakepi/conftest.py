@@ -145,6 +145,7 @@ def wiring_for(board: str, profile: str, *, spi: bool = True, i2c: bool = True) 
             {
                 "role": entry["role"],
                 "interface": interface,
+                "bus": entry.get("bus", 0 if interface == "spi" else 1),
                 "cs": entry.get("cs"),
                 "irq": entry.get("irq"),
                 "reset": entry.get("reset"),
@@ -159,6 +160,7 @@ def wiring_for(board: str, profile: str, *, spi: bool = True, i2c: bool = True) 
             {
                 "role": entry["role"],
                 "interface": entry.get("interface", "i2c"),
+                "bus": entry.get("bus", 0 if entry.get("interface") == "spi" else 1),
                 "address": entry.get("address", 0x3C),
                 "mux_channel": entry.get("mux_channel"),
                 "device": entry.get("device", 0),

@@ -55,10 +55,11 @@ def test_chip_selects_are_all_high_before_the_first_reader_speaks(selftest_on, b
     run = selftest_on(board, "full-table")
     spec = load_profile(run.profile)
     cs_pins = {str(reader.cs) for reader in spec.readers}
-    first = run.report["spi_log"][0]
+    log = run.report["spi_log"]["0"]
+    first = log[0]
     assert set(first["cs"]) == cs_pins
     assert sorted(first["cs"].values()) == [0] + [1] * (len(cs_pins) - 1), first
-    assert all(len(transfer["selected"]) <= 1 for transfer in run.report["spi_log"])
+    assert all(len(transfer["selected"]) <= 1 for transfer in log)
     assert run.report["spi_contention"] == 0
 
 

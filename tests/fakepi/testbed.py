@@ -18,10 +18,11 @@ What it fakes, per board (`pi4`, `pi5`):
   after the SoC's gpiochip0-3, as Bookworm's first kernel had it) with the GPIO v2 uAPI:
   chip and line info, line requests (through the shim, see gpio_shim.c), values, config and
   edge events; lines have the SoC's power-on pulls (GPIO0-8 up, the rest down);
-- `/dev/spidev0.{0,1}`: SPI_IOC_MESSAGE, read(), write() and the mode/speed ioctls (per
-  node, as the kernel keeps them; SPI_NO_CS leaves CE alone); a device listens while its
-  GPIO chip-select is low or its CE is asserted; an OLED takes DC into account; two PN532s
-  selected at once make MISO read 0xFF (counted as contention);
+- `/dev/spidev0.{0,1}` (and `/dev/spidev1.{0,1,2}` when the wiring uses SPI1):
+  SPI_IOC_MESSAGE, read(), write() and the mode/speed ioctls (per node, as the kernel keeps
+  them; SPI_NO_CS leaves CE alone); a device listens while its GPIO chip-select is low or
+  its CE is asserted (an OLED on CE0 hears every transfer through spidev0.0); an OLED takes
+  DC into account; two PN532s selected at once make MISO read 0xFF (counted as contention);
 - `/dev/i2c-1` (plus the board's other adapters and, with a kernel-driven TCA9548A, one
   adapter per channel, listed in `/sys/bus/i2c/devices/1-0070/channel-N`): I2C_SLAVE +
   read()/write(), I2C_RDWR, I2C_SMBUS, I2C_FUNCS; absent addresses fail with EREMOTEIO.
@@ -132,7 +133,7 @@ class FakePi:
         self.handlers: list[Handler] = []
         self.chips: dict[str, EmulatedPN532] = {}
         self.oleds: dict[str, OledRecorder] = {}
-        self.spi = SpiBus(self.gpio)
+        self.spi_buses: dict[int, SpiBus] = {}
         self.adapters: dict[int, I2cAdapter] = {}
         self._proc()
         self._gpio_chips()
@@ -196,19 +197,27 @@ class FakePi:
             self.oleds[display["role"]] = OledRecorder(display["role"])
 
     def _spidev(self) -> None:
+        """SPI0 (spidev0.0-0.1) always; SPI1 (spidev1.0-1.2, the spi1-3cs overlay) when used."""
         for reader in self.wiring["readers"]:
             if reader["interface"] == "spi":
                 device = SpiPn532(reader["role"], self.chips[reader["role"]])
-                self.spi.attach(device, reader.get("cs"), reader.get("device"))
+                self._spi_bus(reader.get("bus", 0)).attach(device, reader.get("cs"), None)
         for display in self.wiring["displays"]:
             if display["interface"] == "spi":
                 device = SpiOled(self.oleds[display["role"]], display["dc"], self.gpio)
                 ce = None if display.get("cs") is not None else display.get("device", 0)
-                self.spi.attach(device, display.get("cs"), ce)
-        for ce in (0, 1):
-            name = f"spidev0.{ce}"
-            self._add_node("spidev", name, f"153:{ce}")
-            self._attach(f"/dev/{name}", SpidevHandler(self.spi, ce))
+                self._spi_bus(display.get("bus", 0)).attach(device, display.get("cs"), ce)
+        self._spi_bus(0)
+        for number, bus in sorted(self.spi_buses.items()):
+            for ce in range(2 if number == 0 else 3):
+                name = f"spidev{number}.{ce}"
+                self._add_node("spidev", name, f"153:{number * 8 + ce}")
+                self._attach(f"/dev/{name}", SpidevHandler(bus, ce))
+
+    def _spi_bus(self, number: int) -> SpiBus:
+        if number not in self.spi_buses:
+            self.spi_buses[number] = SpiBus(self.gpio)
+        return self.spi_buses[number]
 
     def _i2c(self) -> None:
         mux = self.wiring.get("mux")
@@ -318,9 +327,9 @@ class FakePi:
             "ok": True,
             "lines": lines,
             "used_lines": self.gpio.used_lines(),
-            "spi_log": self.spi.log,
-            "spi_transfers": self.spi.transfers,
-            "spi_contention": self.spi.contention,
+            "spi_log": {str(n): bus.log for n, bus in self.spi_buses.items()},
+            "spi_transfers": sum(bus.transfers for bus in self.spi_buses.values()),
+            "spi_contention": sum(bus.contention for bus in self.spi_buses.values()),
             "oleds": {
                 role: [[k, p.hex()] for k, p in rec.stream] for role, rec in self.oleds.items()
             },
