@@ -152,6 +152,7 @@ def wiring_for(board: str, profile: str, *, spi: bool = True, i2c: bool = True) 
                 "req": entry.get("req"),
                 "address": entry.get("address", 0x24),
                 "mux_channel": entry.get("mux_channel"),
+                "port": entry.get("port", "/dev/serial0"),
             }
         )
     displays = []

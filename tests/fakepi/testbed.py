@@ -23,6 +23,7 @@ What it fakes, per board (`pi4`, `pi5`):
   them; SPI_NO_CS leaves CE alone); a device listens while its GPIO chip-select is low or
   its CE is asserted (an OLED on CE0 hears every transfer through spidev0.0); an OLED takes
   DC into account; two PN532s selected at once make MISO read 0xFF (counted as contention);
+- `/dev/ttyAMA0` (and `/dev/serial0`) for a UART reader: a pty (fake_uart.py);
 - `/dev/i2c-1` (plus the board's other adapters and, with a kernel-driven TCA9548A, one
   adapter per channel, listed in `/sys/bus/i2c/devices/1-0070/channel-N`): I2C_SLAVE +
   read()/write(), I2C_RDWR, I2C_SMBUS, I2C_FUNCS; absent addresses fail with EREMOTEIO.
@@ -59,8 +60,10 @@ from fake_ioctls import (  # noqa: E402
     Handler,
     I2cDevHandler,
     SpidevHandler,
+    TtyHandler,
     UMockdev,
 )
+from fake_uart import UartPn532  # noqa: E402
 
 from hardware.nfc.emulator import EmulatedPN532  # noqa: E402
 from hardware.nfc.tags import Ntag  # noqa: E402
@@ -134,6 +137,7 @@ class FakePi:
         self.chips: dict[str, EmulatedPN532] = {}
         self.oleds: dict[str, OledRecorder] = {}
         self.spi_buses: dict[int, SpiBus] = {}
+        self.uarts: list[UartPn532] = []
         self.adapters: dict[int, I2cAdapter] = {}
         self._proc()
         self._gpio_chips()
@@ -149,6 +153,11 @@ class FakePi:
             subsystem, name, None, ["dev", majmin, *attributes], ["DEVNAME", f"/dev/{name}"]
         )
         (self.root / "dev" / name).touch()
+
+    def _attach_tty(self, node: str) -> None:
+        handler = TtyHandler()
+        self.handlers.append(handler)
+        self.testbed.attach_ioctl(node, handler)
 
     def _attach(self, node: str, handler: Handler) -> None:
         self.handlers.append(handler)
@@ -193,8 +202,24 @@ class FakePi:
                 self.gpio.header_line(reader["reset"]).watcher = lambda level, c=chip: (
                     c.power_on() if level else None
                 )
+            if reader["interface"] == "uart":
+                self._uart(chip, reader["port"])
         for display in self.wiring["displays"]:
             self.oleds[display["role"]] = OledRecorder(display["role"])
+
+    def _uart(self, chip: EmulatedPN532, port: str) -> None:
+        """The header's UART (GPIO14/15) as /dev/ttyAMA0, /dev/serial0 linking to it."""
+        name = "ttyAMA0" if port in ("/dev/serial0", "/dev/ttyAMA0") else Path(port).name
+        self.testbed.add_from_string(
+            f"P: /devices/platform/soc/serial/tty/{name}\nN: {name}\n"
+            f"E: SUBSYSTEM=tty\nE: DEVNAME=/dev/{name}\nA: dev=204:64\n"
+        )
+        self._attach_tty(f"/dev/{name}")
+        if port == "/dev/serial0":
+            os.symlink(name, self.root / "dev" / "serial0")
+            self._attach_tty("/dev/serial0")
+        fd = self.testbed.get_dev_fd(f"/dev/{name}")
+        self.uarts.append(UartPn532(chip, fd, LOCK))
 
     def _spidev(self) -> None:
         """SPI0 (spidev0.0-0.1) always; SPI1 (spidev1.0-1.2, the spi1-3cs overlay) when used."""
@@ -357,6 +382,8 @@ def main() -> int:
             answer = {"ok": False, "error": f"{type(err).__name__}: {err}"}
         print(json.dumps(answer), flush=True)
     fake.gpio.release_all()
+    for uart in fake.uarts:
+        uart.stop()
     return 0
 
 
