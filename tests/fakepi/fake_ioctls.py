@@ -168,17 +168,17 @@ class GpioChipHandler(Handler):
     @staticmethod
     def _line_info(line: Line) -> bytes:
         flags = line.flags & ~F_USED
-        if line.request is not None:
+        if line.request is not None or line.kernel_user:
             flags |= F_USED
-        consumer = line.request.consumer if line.request else ""
+        consumer = line.request.consumer if line.request else line.kernel_user
         return struct.pack(
             "<32s32sIIQ160x16x", line.name.encode(), consumer.encode(), line.offset, 0, flags
         )
 
     @staticmethod
     def _line_info_v1(line: Line) -> bytes:
-        flags = (1 if line.request else 0) | (2 if line.flags & F_OUTPUT else 0)
-        consumer = line.request.consumer if line.request else ""
+        flags = (1 if line.request or line.kernel_user else 0) | (2 if line.flags & F_OUTPUT else 0)
+        consumer = line.request.consumer if line.request else line.kernel_user
         return struct.pack("<II32s32s", line.offset, flags, line.name.encode(), consumer.encode())
 
 

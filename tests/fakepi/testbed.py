@@ -18,7 +18,8 @@ What it fakes, per board (`pi4`, `pi5`):
   after the SoC's gpiochip0-3, as Bookworm's first kernel had it) with the GPIO v2 uAPI:
   chip and line info, line requests (through the shim, see gpio_shim.c), values, config and
   edge events; lines have the SoC's power-on pulls (GPIO0-8 up, the rest down);
-- `/dev/spidev0.{0,1}` (and `/dev/spidev1.{0,1,2}` when the wiring uses SPI1):
+- `/dev/spidev0.{0,1}` (and `/dev/spidev1.0` when the wiring uses SPI1), their CE lines held
+  by the kernel (GPIO8/7; GPIO18), so requesting one from userspace gets EBUSY:
   SPI_IOC_MESSAGE, read(), write() and the mode/speed ioctls (per node, as the kernel keeps
   them; SPI_NO_CS leaves CE alone); a device listens while its GPIO chip-select is low or
   its CE is asserted (an OLED on CE0 hears every transfer through spidev0.0); an OLED takes
@@ -117,6 +118,10 @@ BOARDS["pi5-6.1"] = dict(
     aliases={},
     header_chip=4,
 )
+
+
+# The chip-enable lines of dtparam=spi=on (spi0-2cs) and dtoverlay=spi1-1cs.
+SPI_CE_GPIOS = {0: (8, 7), 1: (18,)}
 
 
 # -- the fake Pi ---------------------------------------------------------------------------
@@ -222,7 +227,7 @@ class FakePi:
         self.uarts.append(UartPn532(chip, fd, LOCK))
 
     def _spidev(self) -> None:
-        """SPI0 (spidev0.0-0.1) always; SPI1 (spidev1.0-1.2, the spi1-3cs overlay) when used."""
+        """SPI0 (spidev0.0-0.1) always; SPI1 (spidev1.0, the spi1-1cs overlay) when used."""
         for reader in self.wiring["readers"]:
             if reader["interface"] == "spi":
                 device = SpiPn532(reader["role"], self.chips[reader["role"]])
@@ -234,7 +239,9 @@ class FakePi:
                 self._spi_bus(display.get("bus", 0)).attach(device, display.get("cs"), ce)
         self._spi_bus(0)
         for number, bus in sorted(self.spi_buses.items()):
-            for ce in range(2 if number == 0 else 3):
+            for ce, gpio in enumerate(SPI_CE_GPIOS[number]):
+                # The SPI driver holds its chip-enable lines (cs-gpios), as `gpioinfo` shows.
+                self.gpio.claim_for_kernel(gpio, f"spi{number} CS{ce}")
                 name = f"spidev{number}.{ce}"
                 self._add_node("spidev", name, f"153:{number * 8 + ce}")
                 self._attach(f"/dev/{name}", SpidevHandler(bus, ce))
