@@ -29,11 +29,18 @@ def optional_module(name: str) -> ModuleType | None:
 def open_table(profile: Any, command: str, *, emulated: bool = False) -> Any:
     """The table of `profile` on the buses `--emulated` or $ARCANA_TABLE_BUSES choose, or
     None after printing why it cannot be opened (one sentence on stderr, no traceback)."""
+    from hardware.buses import buses_kind
+
+    try:
+        kind = "emulated" if emulated else buses_kind(None, profile.buses)
+    except ValueError as err:  # a mistyped $ARCANA_TABLE_BUSES
+        print(f"arcana-table {command}: {err}", file=sys.stderr)
+        return None
     try:
         from hardware.buses import BusUnavailable
         from hardware.table import build_table
 
-        return build_table(profile, emulated=emulated)
+        return build_table(profile, kind)
     except BusUnavailable as err:
         print(f"arcana-table {command}: cannot open the table's hardware: {err}", file=sys.stderr)
     except Exception as err:  # off a Pi, Blinka and lgpio refuse to load

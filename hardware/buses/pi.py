@@ -41,7 +41,7 @@ class PiBuses(Buses):
         self.pin_factory = pin_factory  # None: gpiozero's default ($GPIOZERO_PIN_FACTORY, lgpio)
         self._spi: dict[int, Any] = {}
         self._i2c: dict[int, Any] = {}
-        self._opened: list[Any] = []  # lines and serial ports, released by close()
+        self._releases: list[Callable[[], Any]] = []  # what close() calls, in order
         self.closed = False
 
     # -- readers ------------------------------------------------------------------------
@@ -74,7 +74,7 @@ class PiBuses(Buses):
         import digitalio
 
         line = digitalio.DigitalInOut(getattr(board, f"D{number}"))
-        self._opened.append(line)
+        self._releases.append(line.deinit)
         if value is not None:
             line.switch_to_output(value=value)
         return line
@@ -89,6 +89,7 @@ class PiBuses(Buses):
 
             clock, mosi, miso = (getattr(board, name) for name in SPI_PINS[port])
             self._spi[port] = busio.SPI(clock, mosi, miso)
+            self._releases.append(self._spi[port].deinit)
         return self._spi[port]
 
     def _i2c_bus(self, number: int) -> Any:
@@ -97,6 +98,7 @@ class PiBuses(Buses):
             if not node.exists():
                 raise BusUnavailable(i2c_off(number, str(node)))
             self._i2c[number] = _numbered_i2c(number)
+            self._releases.append(self._i2c[number].deinit)
         return self._i2c[number]
 
     def _uart(self, spec: ReaderSpec) -> Any:
@@ -106,7 +108,7 @@ class PiBuses(Buses):
 
         # The driver reads whole frames (TablePN532_UART), so the timeout is only a bound.
         port = serial.Serial(spec.port, baudrate=spec.baudrate, timeout=1.0)
-        self._opened.append(port)
+        self._releases.append(port.close)
         return port
 
     def mux_channel_bus(self, mux: MuxSpec, channel: int) -> int:
@@ -139,11 +141,11 @@ class PiBuses(Buses):
         if self.closed:
             return
         self.closed = True
-        for part in [*self._opened, *self._spi.values(), *self._i2c.values()]:
+        for release in self._releases:
             try:
-                (part.deinit if hasattr(part, "deinit") else part.close)()
+                release()
             except Exception:  # releasing the rest matters more
-                log.exception("releasing %r failed", part)
+                log.exception("releasing %r failed", release)
 
 
 def _numbered_i2c(number: int) -> Any:

@@ -120,3 +120,22 @@ def test_real_mode_without_spi_names_the_fix_in_one_sentence(board, command, tmp
         f"arcana-table {command}: cannot open the table's hardware: /dev/spidev0.0 does not "
         "exist: SPI0 is off; switch SPI on with `sudo raspi-config nonint do_spi 0`, then reboot"
     ]
+
+
+def test_the_environment_chooses_emulated_buses_for_the_real_mode_commands(monkeypatch, capsys):
+    from firmware import cli
+
+    monkeypatch.setenv("ARCANA_TABLE_BUSES", "emulated")
+    assert cli.main(["selftest", "--profile", "minimal"]) == 0  # the emulated finger presses
+    assert "(emulated hardware)" in capsys.readouterr().out
+
+
+def test_a_mistyped_buses_variable_is_one_sentence(monkeypatch, capsys, tmp_path):
+    from firmware import cli
+
+    monkeypatch.setenv("ARCANA_TABLE_BUSES", "fake")
+    assert cli.main(["run", "--state-dir", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "arcana-table run: unknown buses 'fake' (from $ARCANA_TABLE_BUSES); "
+        "expected one of real, emulated"
+    ]
