@@ -73,8 +73,6 @@ def is_loopback(host: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from aiohttp import web
-
         from firmware.sim.server import make_app
     except ModuleNotFoundError as err:
         print(
@@ -110,15 +108,17 @@ def run(args: argparse.Namespace) -> int:
             print(f"arcana-table sim: {err}", file=sys.stderr)
             return 2
     app = make_app(table, token=args.token)
-    return asyncio.run(_serve(web, app, args.host, args.port, args.token, state_dir))
+    return asyncio.run(_serve(app, args.host, args.port, args.token, state_dir))
 
 
-async def _serve(
-    web: Any, app: Any, host: str, port: int, token: str | None, state_dir: Path
-) -> int:
+async def _serve(app: Any, host: str, port: int, token: str | None, state_dir: Path) -> int:
+    from aiohttp import web
+
+    from firmware.web.site import Site
+
     runner = web.AppRunner(app, handle_signals=False)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = Site(runner, host, port)
     try:
         await site.start()
     except OSError as err:
@@ -129,7 +129,7 @@ async def _serve(
             file=sys.stderr,
         )
         return 2
-    bound = runner.addresses[0][1]  # the port chosen when --port 0
+    bound = site.port  # the one chosen when --port 0
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     shown = f"[{shown}]" if ":" in shown else shown
     address = f"http://{shown}:{bound}/" + (f"?token={token}" if token else "")
