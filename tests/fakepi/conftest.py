@@ -278,6 +278,10 @@ class FakePi:
         """What each fake OLED shows now, decoded from its bytes by the display emulator."""
         return {role: shown[-1] for role, shown in self._decode(every_frame=False).items()}
 
+    def showing(self, expected: dict[str, bytes]) -> Callable[[], bool]:
+        """A condition for `wait_for`: every fake OLED shows exactly `expected` (role: bytes)."""
+        return lambda: {role: f.tobytes() for role, f in self.frames().items()} == expected
+
     def frame_history(self) -> dict[str, list[Image.Image]]:
         """Every frame each OLED showed (after each block of display data)."""
         return self._decode(every_frame=True)

@@ -53,18 +53,15 @@ def test_a_tag_and_a_button_reach_the_game_and_the_oleds(
     spec = load_profile(path)
     button = next(b.pin for b in spec.buttons if b.role == "select")
 
-    def shows(expected: dict[str, bytes]):
-        return lambda: {role: f.tobytes() for role, f in pi.frames().items()} == expected
-
     table = pi.start("run", "--profile", path)
     try:
-        wait_for(shows(start), "the table's first screens", table)
+        wait_for(pi.showing(start), "the table's first screens", table)
         pi.place(pad, uid_for(CARD), CARD)
-        wait_for(shows(with_card), f"the screens for {CARD} on {pad}", table)
+        wait_for(pi.showing(with_card), f"the screens for {CARD} on {pad}", table)
         pi.remove(pad, uid_for(CARD))
-        wait_for(shows(expired), "the screens once the notice expired", table)
+        wait_for(pi.showing(expired), "the screens once the notice expired", table)
         pi.press(button)
-        wait_for(shows(selected), "the screens after a press of Select", table)
+        wait_for(pi.showing(selected), "the screens after a press of Select", table)
     finally:
         done = pi.stop(table)
     assert done.returncode == 0, done.stderr + pi.testbed_log()
@@ -103,16 +100,13 @@ def test_an_unplugged_reader_shows_its_trouble_and_comes_back(
     assert unplugged != start and back == start
     pi = fake_pi(board, profile)
 
-    def shows(expected: dict[str, bytes]):
-        return lambda: {role: f.tobytes() for role, f in pi.frames().items()} == expected
-
     table = pi.start("run", "--profile", path)
     try:
-        wait_for(shows(start), "the table's first screens", table)
+        wait_for(pi.showing(start), "the table's first screens", table)
         pi.fail(pad, "unplugged")
-        wait_for(shows(unplugged), f"the trouble of reader {pad} on the screens", table)
+        wait_for(pi.showing(unplugged), f"the trouble of reader {pad} on the screens", table)
         pi.recover(pad)
-        wait_for(shows(back), f"reader {pad} back at work", table)
+        wait_for(pi.showing(back), f"reader {pad} back at work", table)
     finally:
         done = pi.stop(table)
     assert done.returncode == 0, done.stderr + pi.testbed_log()
