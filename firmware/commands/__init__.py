@@ -26,21 +26,27 @@ def optional_module(name: str) -> ModuleType | None:
         return None
 
 
-def open_table(profile: Any, command: str, *, emulated: bool = False) -> Any:
-    """The table of `profile` on the buses `--emulated` or $ARCANA_TABLE_BUSES choose, or
-    None after printing why it cannot be opened (one sentence on stderr, no traceback)."""
+def table_buses(profile: Any, command: str, *, emulated: bool = False) -> str | None:
+    """The buses `--emulated`, then $ARCANA_TABLE_BUSES, then the profile choose ("real" or
+    "emulated"); None after printing what is wrong with the variable (exit 2 follows)."""
+    from firmware.commands.refusal import refuse
     from hardware.buses import buses_kind
 
     try:
-        kind = "emulated" if emulated else buses_kind(None, profile.buses)
+        return "emulated" if emulated else buses_kind(None, profile.buses)
     except ValueError as err:  # a mistyped $ARCANA_TABLE_BUSES
-        print(f"arcana-table {command}: {err}", file=sys.stderr)
+        refuse(f"arcana-table {command}: {err}")
         return None
+
+
+def open_table(profile: Any, command: str, buses: str) -> Any:
+    """The table of `profile` on `buses`, or None after printing why it cannot be opened (one
+    sentence on stderr, no traceback; exit 1 follows)."""
     try:
         from hardware.buses import BusUnavailable
         from hardware.table import build_table
 
-        return build_table(profile, kind)
+        return build_table(profile, buses)
     except BusUnavailable as err:
         print(f"arcana-table {command}: cannot open the table's hardware: {err}", file=sys.stderr)
     except Exception as err:  # off a Pi, Blinka and lgpio refuse to load

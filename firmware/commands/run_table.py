@@ -11,7 +11,8 @@ import logging
 import sys
 
 from firmware import state_dir
-from firmware.commands import open_table
+from firmware.commands import open_table, table_buses
+from firmware.commands.refusal import refuse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -43,20 +44,23 @@ def run(args: argparse.Namespace) -> int:
     except (ProfileError, OSError) as err:
         print(f"arcana-table run: {err}", file=sys.stderr)
         return 2
+    if profile.missing():  # no READY=1 for a table that cannot play
+        print(f"arcana-table run: {'; '.join(profile.missing())}", file=sys.stderr)
+        return 2
     games = TableGames.for_profile(profile, catalog=args.catalog)
     try:
         games.catalog  # noqa: B018 - validate the catalog before touching any device
     except Exception as err:  # CatalogError and file errors: one sentence, exit 2
-        print(f"arcana-table run: {err}", file=sys.stderr)
-        return 2
+        return refuse(f"arcana-table run: {err}")
     journal = state_dir.open_journal(args.state_dir, "run")
     if journal is None:
         return 2
     games.bindings = journal.bindings()
-    table = open_table(profile, "run", emulated=args.emulated)
+    buses = table_buses(profile, "run", emulated=args.emulated)
+    table = open_table(profile, "run", buses) if buses else None
     if table is None:
         journal.close()
-        return 1
+        return 1 if buses else 2
     service = Service.from_environment()
     try:
         TableLoop(table, journal, games, service).run()

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from firmware.commands.refusal import seconds
+
 PARTS = ("reader", "display", "button")
 
 
@@ -27,7 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--button-timeout",
-        type=float,
+        type=seconds,
         default=None,
         metavar="SECONDS",
         help="how long to wait for each button (default 10, or 1 when emulated)",
@@ -42,8 +44,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.commands import open_table
-    from hardware.buses import buses_kind
+    from firmware.commands import open_table, table_buses
     from hardware.profile import ProfileError, load_profile
     from hardware.selftest import run_selftest
 
@@ -52,13 +53,16 @@ def run(args: argparse.Namespace) -> int:
     except ProfileError as err:
         print(err, file=sys.stderr)
         return 2
+    buses = table_buses(profile, "selftest", emulated=args.emulated)
+    if buses is None:
+        return 2
+    emulated = buses == "emulated"
     try:
-        emulated = args.emulated or buses_kind(None, profile.buses) == "emulated"
         unplug = _unplug_list(args.unplug, emulated, profile)
     except ValueError as err:
         print(f"arcana-table selftest: {err}", file=sys.stderr)
         return 2
-    table = open_table(profile, "selftest", emulated=emulated)
+    table = open_table(profile, "selftest", buses)
     if table is None:
         return 1
     with table:

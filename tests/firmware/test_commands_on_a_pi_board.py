@@ -92,7 +92,8 @@ def test_hardware_free_commands_import_no_hardware_library(board, tmp_path):
 import contextlib, io, json, sys
 from firmware import cli
 for args in {json.dumps(hardware_free(tmp_path / "state"))}:
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+    out = io.TextIOWrapper(io.BytesIO())  # replay writes to sys.stdout.buffer
+    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
         cli.main(args)
 print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in {HARDWARE_MODULES!r})))
 """
@@ -134,7 +135,7 @@ def test_a_mistyped_buses_variable_is_one_sentence(monkeypatch, capsys, tmp_path
     from firmware import cli
 
     monkeypatch.setenv("ARCANA_TABLE_BUSES", "fake")
-    assert cli.main(["run", "--state-dir", str(tmp_path)]) == 1
+    assert cli.main(["run", "--state-dir", str(tmp_path)]) == 2
     assert capsys.readouterr().err.splitlines() == [
         "arcana-table run: unknown buses 'fake' (from $ARCANA_TABLE_BUSES); "
         "expected one of real, emulated"
