@@ -262,6 +262,13 @@ class FakePi:
     def recover(self, reader: str) -> None:
         self.ask("recover", reader=reader)
 
+    def unplug_display(self, role: str) -> None:
+        """Pull a fake I2C OLED off its bus: its address stops answering (EREMOTEIO)."""
+        self.ask("oled_present", role=role, present=False)
+
+    def plug_display(self, role: str) -> None:
+        self.ask("oled_present", role=role, present=True)
+
     def remove(self, reader: str, uid: str) -> None:
         self.ask("remove", reader=reader, uid=uid)
 

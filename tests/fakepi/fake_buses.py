@@ -19,6 +19,8 @@ class OledRecorder:
     def __init__(self, role: str) -> None:
         self.role = role
         self.stream: list[tuple[str, bytes]] = []
+        self.present = True  # False: pulled off the bus, its address is not acknowledged
+        self.refused = 0  # transfers to it while it was away
 
     def take(self, kind: str, payload: bytes) -> None:
         self.stream.append((kind, payload))  # append only: the test decodes it as it grows
@@ -95,6 +97,9 @@ class I2cAdapter:
                     for n, channel in enumerate(device.channels)
                     if device.mask >> n & 1 and address in channel
                 ]
+        for device in found:
+            if not getattr(device, "present", True) and hasattr(device, "refused"):
+                device.refused += 1
         found = [device for device in found if getattr(device, "present", True)]
         if not found:
             raise OSError(EREMOTEIO, f"no device answers at 0x{address:02x} on i2c-{self.number}")

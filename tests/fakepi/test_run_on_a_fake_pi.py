@@ -110,3 +110,28 @@ def test_an_unplugged_reader_shows_its_trouble_and_comes_back(
     finally:
         done = pi.stop(table)
     assert done.returncode == 0, done.stderr + pi.testbed_log()
+
+
+def test_an_unplugged_display_does_not_stop_the_table_and_catches_up(
+    fake_pi, profile_file, tmp_path, wait_for
+):
+    path = str(profile_file("minimal"))
+    spec = load_profile(path)
+    with Tabletop(tmp_path / "emulated", TableGames.for_profile(spec), profile=spec) as top:
+        start = {role: image.tobytes() for role, image in top.screens().items()}
+        top.press("select")
+        selected = {role: image.tobytes() for role, image in top.screens().items()}
+    assert selected != start
+    pi = fake_pi("pi4", "minimal")
+    table = pi.start("run", "--profile", path)
+    try:
+        wait_for(pi.showing(start), "the table's first screen", table)
+        pi.unplug_display("main")
+        pi.press(next(b.pin for b in spec.buttons if b.role == "select"))
+        wait_for(lambda: pi.report()["oled_refused"]["main"] > 0, "a refused transfer", table)
+        assert pi.screens() == start  # the OLED missed the change
+        pi.plug_display("main")
+        wait_for(pi.showing(selected), "the missed screen once the OLED is back", table)
+    finally:
+        done = pi.stop(table)
+    assert done.returncode == 0, done.stderr + pi.testbed_log()

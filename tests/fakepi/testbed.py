@@ -7,8 +7,8 @@ in another process with `LD_PRELOAD=<gpio shim> libumockdev-preload.so.0` and
     /usr/bin/python3 tests/fakepi/testbed.py WIRING.json
 
 it prints one JSON line `{"root": ...}` and then answers one JSON command per stdin line
-(`place`, `remove`, `tag_memory`, `fail`, `recover`, `drive`, `report`, `reset_lines`,
-`quit`), one JSON line each.
+(`place`, `remove`, `tag_memory`, `fail`, `recover`, `oled_present`, `drive`, `report`,
+`reset_lines`, `quit`), one JSON line each.
 
 What it fakes, per board (`pi4`, `pi5`):
 - `/proc/device-tree/{model,compatible,system/linux,revision}` and `/proc/cpuinfo`, so
@@ -328,6 +328,9 @@ class FakePi:
             if op == "recover":
                 self.chips[message["reader"]].recover()
                 return {"ok": True}
+            if op == "oled_present":  # an I2C OLED pulled off its bus (False) or put back
+                self.oleds[message["role"]].present = message["present"]
+                return {"ok": True}
             if op == "remove":
                 self.chips[message["reader"]].remove(message["uid"])
                 return {"ok": True}
@@ -362,6 +365,7 @@ class FakePi:
             "spi_log": {str(n): bus.log for n, bus in self.spi_buses.items()},
             "spi_transfers": sum(bus.transfers for bus in self.spi_buses.values()),
             "spi_contention": sum(bus.contention for bus in self.spi_buses.values()),
+            "oled_refused": {role: rec.refused for role, rec in self.oleds.items()},
             "oleds": {
                 role: [[k, p.hex()] for k, p in rec.stream] for role, rec in self.oleds.items()
             },
