@@ -1,0 +1,174 @@
+"""Twin Arcana games for the indistinguishability tests: identical except for WHICH hidden card
+one player lays face down (or which two tasks they keep), driven by the same following moves.
+
+    twins = agent_twins(seed=4, players=3, variant="basic", warmup=12)
+    twins.records()      # (record A, record B) as JSON objects, header first
+    move = next_move(state_a, pick, twins.secrets)   # a common move, or None: stop here
+
+A move is ("act", action) (a legal action of game A naming neither secret card), ("stray",
+action) (any action at all, legal or not, naming neither), ("undo",) or ("redo",). The run
+stops before an action that turns a secret card face up (an evaluation or a bribe at its
+stake): from then on the card is public and the games may differ.
+
+How many examples each test runs: `EXAMPLES` times its own weight; set the environment
+variable ARCANA_TABLE_SECRETS_EXAMPLES (default 1) to multiply them for a long run.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.arcana import RULES, Action, State, encode_action, load_catalog, pending, random_setup
+from engine.arcana.actions import SHAPES
+from engine.arcana.events import Bribed, StakeEvaluated
+from engine.arcana.state import controllers
+from engine.protocol import Applied
+from engine.records import header
+
+SCALE = max(1, int(os.environ.get("ARCANA_TABLE_SECRETS_EXAMPLES", "1")))
+CATALOG = load_catalog("sample")
+CARDS = sorted(CATALOG.cards)
+MOVES = ("act",) * 6 + ("undo",) * 2 + ("redo", "stray")
+
+
+def examples(default: int) -> int:
+    """The number of Hypothesis examples: the default, times ARCANA_TABLE_SECRETS_EXAMPLES."""
+    return default * SCALE
+
+
+@dataclass
+class Twins:
+    """Two games: `setups` (A, B), the common `prefix` of actions, then A and B's own `first`
+    action (the face-down placement; none for kept tasks). `secrets` are the two cards that
+    differ (A's, B's) and `owner` their player."""
+
+    setups: tuple[dict[str, Any], dict[str, Any]]
+    prefix: list[Action]
+    first: tuple[Action | None, Action | None]
+    owner: int
+    secrets: frozenset[str]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def records(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Both records so far, header first (what a journal would hold)."""
+        out = []
+        for setup, first in zip(self.setups, self.first, strict=True):
+            lines = [header("arcana", setup), *(encode_action(a) for a in self.prefix)]
+            if first is not None:
+                lines.append(encode_action(first))
+            out.append(lines)
+        return out[0], out[1]
+
+    def states(self) -> tuple[State, State]:
+        """Both positions after the prefix and the differing first action."""
+        out = []
+        for setup, first in zip(self.setups, self.first, strict=True):
+            state = RULES.setup(setup)
+            for action in [*self.prefix, *([first] if first else [])]:
+                state = played(state, action).state
+            out.append(state)
+        return out[0], out[1]
+
+
+def played(state: State, action: Action) -> Applied[State]:
+    outcome = RULES.apply(state, action)
+    assert isinstance(outcome, Applied), outcome
+    return outcome
+
+
+def agent_twins(seed: int, players: int, variant: str, warmup: int) -> Twins | None:
+    """Play `warmup` random legal actions, then on to the first turn whose player may lay one
+    of two ready agents face down on a stake they control; None if the game ends first."""
+    rng = random.Random(seed)
+    setup = random_setup(rng, players, variant)
+    state = RULES.setup(setup)
+    prefix: list[Action] = []
+    for step in range(warmup + 300):
+        if state.phase == "over":
+            return None
+        if step >= warmup and (choice := _hidden_choice(state, rng)) is not None:
+            owner, secret_a, secret_b, stake = choice
+            first = (
+                Action("agent", owner, secret_a, stake),
+                Action("agent", owner, secret_b, stake),
+            )
+            return Twins((setup, setup), prefix, first, owner, frozenset((secret_a, secret_b)))
+        action = rng.choice(RULES.legal_actions(state))
+        state = played(state, action).state
+        prefix.append(action)
+    return None
+
+
+def _hidden_choice(state: State, rng: random.Random) -> tuple[int, str, str, int] | None:
+    waiting = pending(state)
+    if waiting.kind != "turn" or waiting.player is None:
+        return None
+    owner = waiting.player
+    own = [
+        s
+        for s, stake in enumerate(state.stakes)
+        if owner in controllers(state.players, s) and stake.market is not None
+    ]
+    agents = [c for c in state.ready[owner] if CATALOG.cards[c].kind == "agent"]
+    if not own or len(agents) < 2:
+        return None
+    secret_a, secret_b = rng.sample(sorted(agents), 2)
+    return owner, secret_a, secret_b, rng.choice(own)
+
+
+def task_twins(seed: int, players: int) -> Twins:
+    """An advanced game where `owner` keeps two tasks in A and another two in B (one shared)."""
+    rng = random.Random(seed)
+    setup = random_setup(rng, players, "advanced")
+    owner = rng.randrange(players)
+    kept = {t for tasks in setup["tasks"] for t in tasks}
+    spare = sorted(set(CATALOG.tasks) - kept)
+    mine = setup["tasks"][owner]
+    other = sorted([rng.choice(mine), rng.choice(spare)])
+    setup_b = {**setup, "tasks": [other if p == owner else t for p, t in enumerate(setup["tasks"])]}
+    secrets = frozenset(set(mine) ^ set(other))
+    return Twins((setup, setup_b), [], (None, None), owner, secrets)
+
+
+def names(action: Action, cards: frozenset[str]) -> bool:
+    """True when the action names one of the cards (as its card or a location's parameter)."""
+    return action.card in cards or any(value in cards for _, value in action.params)
+
+
+def reveals(events: tuple[Any, ...], cards: frozenset[str]) -> bool:
+    """True when the events turn one of the cards face up (a struggle or a bribe)."""
+    return any(
+        card in cards
+        for event in events
+        if isinstance(event, StakeEvaluated | Bribed)
+        for _, card in event.turned_face_up
+    )
+
+
+def next_move(state: State, pick: int, secrets: frozenset[str]) -> tuple | None:
+    """The common move number `pick` chooses in game A's position (see the module doc);
+    None when nothing is left to do (the game is over)."""
+    if state.phase == "over":
+        return None
+    kind = MOVES[pick % len(MOVES)]
+    pick //= len(MOVES)
+    if kind in ("undo", "redo"):
+        return (kind,)
+    if kind == "stray":
+        return ("stray", stray_action(random.Random(pick), state, secrets))
+    legal = [a for a in RULES.legal_actions(state) if not names(a, secrets)]
+    if not legal:
+        return ("undo",)
+    return ("act", legal[pick % len(legal)])
+
+
+def stray_action(rng: random.Random, state: State, secrets: frozenset[str]) -> Action:
+    """Any action at all, legal or not, that does not name a secret card."""
+    kind = rng.choice(sorted(SHAPES))
+    card = rng.choice([c for c in CARDS if c not in secrets])
+    player = None if kind == "reveal" else rng.randrange(state.players + 1)
+    stake = rng.randrange(len(state.stakes) + 1)
+    return Action(kind, player, card, stake if SHAPES[kind] else None)
