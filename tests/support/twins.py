@@ -5,10 +5,10 @@ one player lays face down (or which two tasks they keep), driven by the same fol
     twins.records()      # (record A, record B) as JSON objects, header first
     move = next_move(state_a, pick, twins.secrets)   # a common move, or None: stop here
 
-A move is ("act", action) (a legal action of game A naming neither secret card), ("stray",
-action) (any action at all, legal or not, naming neither), ("undo",) or ("redo",). The run
-stops before an action that turns a secret card face up (an evaluation or a bribe at its
-stake): from then on the card is public and the games may differ.
+A move is ("act", action) (a legal action of game A that names neither secret card and
+turns neither face up: not the evaluation or a bribe at its stake), ("stray", action) (any
+action at all, legal or not, naming neither), ("undo",) or ("redo",). A run that meets a
+stray action turning a secret up stops before it: from then on the card is public.
 
 How many examples each test runs: `EXAMPLES` times its own weight; set the environment
 variable ARCANA_TABLE_SECRETS_EXAMPLES (default 1) to multiply them for a long run.
@@ -31,7 +31,7 @@ from engine.records import header
 SCALE = max(1, int(os.environ.get("ARCANA_TABLE_SECRETS_EXAMPLES", "1")))
 CATALOG = load_catalog("sample")
 CARDS = sorted(CATALOG.cards)
-MOVES = ("act",) * 6 + ("undo",) * 2 + ("redo", "stray")
+MOVES = ("act",) * 5 + ("undo",) * 2 + ("redo",) * 2 + ("stray",)
 
 
 def examples(default: int) -> int:
@@ -104,8 +104,8 @@ def agent_twins(seed: int, players: int, variant: str, warmup: int) -> Twins | N
 
 def _hidden_choice(state: State, rng: random.Random) -> tuple[int, str, str, int] | None:
     waiting = pending(state)
-    if waiting.kind != "turn" or waiting.player is None:
-        return None
+    if waiting.kind != "turn" or waiting.player is None or sum(state.hand) < 3:
+        return None  # a turn, with the round going on for a while after it
     owner = waiting.player
     own = [
         s
@@ -120,9 +120,10 @@ def _hidden_choice(state: State, rng: random.Random) -> tuple[int, str, str, int
 
 
 def task_twins(seed: int, players: int) -> Twins:
-    """An advanced game where `owner` keeps two tasks in A and another two in B (one shared)."""
+    """An advanced game where `owner` keeps two tasks in A and another two in B (one shared),
+    set up as the table's seating writes it (`seated`)."""
     rng = random.Random(seed)
-    setup = random_setup(rng, players, "advanced")
+    setup = seated(random_setup(rng, players, "advanced"))
     owner = rng.randrange(players)
     kept = {t for tasks in setup["tasks"] for t in tasks}
     spare = sorted(set(CATALOG.tasks) - kept)
@@ -160,9 +161,10 @@ def next_move(state: State, pick: int, secrets: frozenset[str]) -> tuple | None:
     if kind == "stray":
         return ("stray", stray_action(random.Random(pick), state, secrets))
     legal = [a for a in RULES.legal_actions(state) if not names(a, secrets)]
-    if not legal:
+    keeping = [a for a in legal if not reveals(played(state, a).events, secrets)]
+    if not keeping:  # every action left would turn a secret up: go back instead
         return ("undo",)
-    return ("act", legal[pick % len(legal)])
+    return ("act", keeping[pick % len(keeping)])
 
 
 def stray_action(rng: random.Random, state: State, secrets: frozenset[str]) -> Action:
@@ -172,3 +174,47 @@ def stray_action(rng: random.Random, state: State, secrets: frozenset[str]) -> A
     player = None if kind == "reveal" else rng.randrange(state.players + 1)
     stake = rng.randrange(len(state.stakes) + 1)
     return Action(kind, player, card, stake if SHAPES[kind] else None)
+
+
+# -- at the table: moves as taps and presses ----------------------------------------------------
+def table_steps(move: tuple, pads: tuple[str, ...]) -> list[tuple]:
+    """The taps and presses of a move at a full table (a Tabletop's `perform` steps)."""
+    from firmware.controllers.arcana import Bot
+
+    if move[0] == "undo":
+        return [("press", "undo")]
+    if move[0] == "redo":
+        return [("press", "undo", "held")]
+    action: Action = move[1]
+    if move[0] == "stray":
+        return [("tap", pads[(action.stake or 0) % len(pads)], action.card)]
+    if action.kind == "reveal":
+        assert action.stake is not None
+        return [("tap", pads[action.stake], action.card)]
+    if action.kind == "stash":
+        return [("press", "ok")]  # yes to the question the status screen asks
+    return [tuple(step) for step in Bot(0, 2, pads=pads).steps_for(action)]
+
+
+def seating_steps(setup: dict[str, Any], pads: tuple[str, ...]) -> list[tuple]:
+    """The chooser's presses, then the seating taps that begin this setup (as `seated`
+    writes it): guild bases in seat order, each stake's first market card, kept tasks."""
+    from firmware.controllers.arcana import Bot
+
+    bot = Bot(0, len(setup["players"]), variant=setup["variant"], pads=pads)
+    chooser = [tuple(s) for s in bot.setup_steps()]
+    steps = chooser[: next(i for i, s in enumerate(chooser) if s[0] == "tap")]
+    steps += [("tap", pads[0], CATALOG.base_of(p["guild"])) for p in setup["players"]]
+    if len(setup["players"]) < 4:
+        steps.append(("press", "ok"))
+    steps += [("tap", pads[i], card) for i, card in enumerate(setup["stakes"])]
+    steps += [("tap", pads[0], task) for kept in setup.get("tasks", []) for task in kept]
+    return steps
+
+
+def seated(setup: dict[str, Any]) -> dict[str, Any]:
+    """The setup as the table's seating writes it: seat 0 starts, players named by guild."""
+    players = [
+        {"name": CATALOG.guilds[p["guild"]].name, "guild": p["guild"]} for p in setup["players"]
+    ]
+    return {**setup, "players": players, "start_player": 0}
