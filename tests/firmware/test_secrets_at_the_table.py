@@ -24,7 +24,7 @@ from firmware.games import FULL_TABLE_PADS, TableGames
 from firmware.journal import Journal
 from firmware.tabletop import Tabletop
 
-PICKS = st.lists(st.integers(0, 2**20), min_size=3, max_size=12)
+PICKS = st.lists(st.integers(0, 2**20), min_size=6, max_size=14)
 SETTINGS = settings(
     max_examples=examples(6),
     deadline=None,

@@ -28,7 +28,7 @@ from engine.arcana import (
 from engine.protocol import Applied
 from engine.records import header
 
-PICKS = st.lists(st.integers(0, 2**20), min_size=4, max_size=30)
+PICKS = st.lists(st.integers(0, 2**20), min_size=10, max_size=30)
 SETTINGS = settings(
     max_examples=examples(30),
     deadline=None,
