@@ -99,11 +99,10 @@ class Pair:
         """The same moves on both tables; the number of moves compared."""
         done = 0
         for pick in picks:
-            move = next_move(self.state, pick, self.twins.secrets)
+            move = next_move(self.state, pick, self.twins)
             if move is None:
                 break
-            steps = table_steps(move, FULL_TABLE_PADS)
-            if not self.step((steps, steps)):
+            if not self.step(table_steps(move, FULL_TABLE_PADS)):
                 break
             done += 1
         return done
@@ -130,8 +129,7 @@ def test_which_agent_lies_face_down_cannot_be_told_at_the_table(
         return
     pair = Pair(tmp_path_factory.mktemp("twins"), twins, journalled=True)
     try:
-        first = [table_steps(("act", action), FULL_TABLE_PADS) for action in twins.first]
-        assert pair.step((first[0], first[1]))  # the face-down tap itself
+        assert pair.step(table_steps(("both", *twins.first), FULL_TABLE_PADS))  # the tap
         assert pair.tops[0].companion.controller.state != pair.tops[1].companion.controller.state
         event(f"moves compared: {min(pair.follow(picks), 10) // 5 * 5}+")
     finally:
@@ -158,8 +156,7 @@ def test_an_undone_face_down_agent_is_not_named(tmp_path):
     assert twins is not None
     pair = Pair(tmp_path, twins, journalled=True)
     try:
-        first = [table_steps(("act", action), FULL_TABLE_PADS) for action in twins.first]
-        assert pair.step((first[0], first[1]))
+        assert pair.step(table_steps(("both", *twins.first), FULL_TABLE_PADS))
         stake = twins.first[0].stake
         for press in (("press", "undo"), ("press", "undo", "held")):
             assert pair.step(([press], [press]))

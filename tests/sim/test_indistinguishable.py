@@ -146,8 +146,11 @@ class Pair:
     def follow(self, picks: list[int]) -> int:
         done = 0
         for pick in picks:
-            move = next_move(self.state, pick, self.twins.secrets)
-            if move is None or not all(self.step(s, s) for s in table_steps(move, self.pads)):
+            move = next_move(self.state, pick, self.twins)
+            if move is None:
+                break
+            steps = table_steps(move, self.pads)
+            if not all(self.step(a, b) for a, b in zip(*steps, strict=True)):
                 break
             done += 1
         return done
@@ -179,7 +182,7 @@ def test_which_agent_lies_face_down_cannot_be_told_over_http(
     pair = Pair(tmp_path_factory.mktemp("twins"), twins)
     try:
         assert pair.sims[0].seen(twins.owner, None) == pair.sims[1].seen(twins.owner, None)
-        first = [table_steps(("act", action), pair.pads) for action in twins.first]
+        first = table_steps(("both", *twins.first), pair.pads)
         assert all(pair.step(a, b) for a, b in zip(*first, strict=True))
         event(f"moves compared: {min(pair.follow(picks), 10) // 5 * 5}+")
     finally:
@@ -204,7 +207,7 @@ def test_an_undo_answer_does_not_name_the_face_down_agent(tmp_path):
     assert twins is not None
     pair = Pair(tmp_path, twins)
     try:
-        first = [table_steps(("act", action), pair.pads) for action in twins.first]
+        first = table_steps(("both", *twins.first), pair.pads)
         assert all(pair.step(a, b) for a, b in zip(*first, strict=True))
         for held in (False, True):
             status, body = pair.sims[0].perform(

@@ -6,8 +6,10 @@ one player lays face down (or which two tasks they keep), driven by the same fol
     move = next_move(state_a, pick, twins.secrets)   # a common move, or None: stop here
 
 A move is ("act", action) (a legal action of game A that names neither secret card and
-turns neither face up: not the evaluation or a bribe at its stake), ("stray", action) (any
-action at all, legal or not, naming neither), ("undo",) or ("redo",). A run that meets a
+turns neither face up: not the evaluation or a bribe at its stake), ("both", action A,
+action B) (the owner moves their face-down agent to a stake where it stays face down: in each
+game its own), ("stray", action) (any action at all, legal or not, naming neither secret),
+("undo",) or ("redo",). A run that meets a
 stray action turning a secret up stops before it: from then on the card is public.
 
 How many examples each test runs: `EXAMPLES` times its own weight; set the environment
@@ -18,10 +20,19 @@ from __future__ import annotations
 
 import os
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from engine.arcana import RULES, Action, State, encode_action, load_catalog, pending, random_setup
+from engine.arcana import (
+    RULES,
+    Action,
+    State,
+    encode_action,
+    laid_face_down,
+    load_catalog,
+    pending,
+    random_setup,
+)
 from engine.arcana.actions import SHAPES
 from engine.arcana.events import Bribed, StakeEvaluated
 from engine.arcana.state import controllers
@@ -50,7 +61,7 @@ class Twins:
     first: tuple[Action | None, Action | None]
     owner: int
     secrets: frozenset[str]
-    extra: dict[str, Any] = field(default_factory=dict)
+    pair: tuple[str, str] | None = None  # the face-down agent of A and of B
 
     def records(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """Both records so far, header first (what a journal would hold)."""
@@ -95,7 +106,8 @@ def agent_twins(seed: int, players: int, variant: str, warmup: int) -> Twins | N
                 Action("agent", owner, secret_a, stake),
                 Action("agent", owner, secret_b, stake),
             )
-            return Twins((setup, setup), prefix, first, owner, frozenset((secret_a, secret_b)))
+            secrets = frozenset((secret_a, secret_b))
+            return Twins((setup, setup), prefix, first, owner, secrets, (secret_a, secret_b))
         action = rng.choice(RULES.legal_actions(state))
         state = played(state, action).state
         prefix.append(action)
@@ -149,15 +161,18 @@ def reveals(events: tuple[Any, ...], cards: frozenset[str]) -> bool:
     )
 
 
-def next_move(state: State, pick: int, secrets: frozenset[str]) -> tuple | None:
-    """The common move number `pick` chooses in game A's position (see the module doc);
-    None when nothing is left to do (the game is over)."""
+def next_move(state: State, pick: int, twins: Twins) -> tuple | None:
+    """The move number `pick` chooses in game A's position (see the module doc); None when
+    nothing is left to do (the game is over)."""
     if state.phase == "over":
         return None
+    secrets = twins.secrets
     kind = MOVES[pick % len(MOVES)]
     pick //= len(MOVES)
     if kind in ("undo", "redo"):
         return (kind,)
+    if kind == "act" and pick % 2 and (moves := secret_moves(state, twins)):
+        return moves[pick // 2 % len(moves)]
     if kind == "stray":
         return ("stray", stray_action(random.Random(pick), state, secrets))
     legal = [a for a in RULES.legal_actions(state) if not names(a, secrets)]
@@ -165,6 +180,22 @@ def next_move(state: State, pick: int, secrets: frozenset[str]) -> tuple | None:
     if not keeping:  # every action left would turn a secret up: go back instead
         return ("undo",)
     return ("act", keeping[pick % len(keeping)])
+
+
+def secret_moves(state: State, twins: Twins) -> list[tuple]:
+    """("both", action A, action B): a location moving the face-down agent to another stake
+    where it stays face down, in A and in B their own agent (what its owner may do)."""
+    if twins.pair is None:
+        return []
+    mine, theirs = twins.pair
+    out = []
+    for action in RULES.legal_actions(state):
+        if action.kind != "location" or dict(action.params).get("card") != mine:
+            continue
+        if mine in laid_face_down(state, action):
+            params = tuple((k, theirs if v == mine else v) for k, v in action.params)
+            out.append(("both", action, action._replace(params=params)))
+    return out
 
 
 def stray_action(rng: random.Random, state: State, secrets: frozenset[str]) -> Action:
@@ -177,8 +208,16 @@ def stray_action(rng: random.Random, state: State, secrets: frozenset[str]) -> A
 
 
 # -- at the table: moves as taps and presses ----------------------------------------------------
-def table_steps(move: tuple, pads: tuple[str, ...]) -> list[tuple]:
-    """The taps and presses of a move at a full table (a Tabletop's `perform` steps)."""
+def table_steps(move: tuple, pads: tuple[str, ...]) -> tuple[list[tuple], list[tuple]]:
+    """The taps and presses of a move at a full table (a Tabletop's `perform` steps), at
+    game A's table and at game B's."""
+    if move[0] == "both":
+        return _steps(("act", move[1]), pads), _steps(("act", move[2]), pads)
+    steps = _steps(move, pads)
+    return steps, steps
+
+
+def _steps(move: tuple, pads: tuple[str, ...]) -> list[tuple]:
     from firmware.controllers.arcana import Bot
 
     if move[0] == "undo":
