@@ -24,6 +24,7 @@ from engine.arcana.scoring import result
 from engine.arcana.setup import initial_state
 from engine.arcana.state import Action, State
 from engine.protocol import Applied
+from engine.records import RecordError
 
 HIDDEN = None  # what a hidden card id becomes in a record line
 
@@ -85,7 +86,8 @@ def public_result(state: State, viewer: int | None = None) -> dict[str, Any]:
 
 
 def public_record(lines: list[dict[str, Any]], viewer: int | None = None) -> list[dict[str, Any]]:
-    """A valid Arcana record (header first, as JSON objects) as `viewer` may see it.
+    """A valid Arcana record (header first, as JSON objects) as `viewer` may see it
+    (RecordError if a line does not replay).
 
     A line keeps its card ids unless it names a card that has lain face down (for someone
     other than the viewer) from that line, or an earlier one, until now: those become null.
@@ -96,8 +98,8 @@ def public_record(lines: list[dict[str, Any]], viewer: int | None = None) -> lis
     since: dict[str, int] = {}  # face-down card -> the first line of its current spell
     for number, line in enumerate(lines[1:], start=1):
         outcome = apply(state, decode_action(line))
-        if not isinstance(outcome, Applied):
-            raise ValueError(f"line {number + 1}: {outcome.message}")
+        if not isinstance(outcome, Applied):  # the journal replays, so this is not expected
+            raise RecordError(outcome.message, number + 1)
         state = outcome.state
         since = {card: since.get(card, number) for card in _face_down(state, viewer)}
     out = [_redact(lines[0], hidden_cards(state, viewer) - set(since))]
