@@ -19,7 +19,13 @@ from engine.arcana.actions import decode_action, encode_action
 from engine.arcana.catalog import ARCANA, KINDS, Card, Catalog, CatalogError, Guild, load_catalog
 from engine.arcana.playout import random_playout, sensible_action
 from engine.arcana.scoring import result
-from engine.arcana.secrets import hidden_cards, laid_face_down, public_record, public_result
+from engine.arcana.secrets import (
+    hidden_cards,
+    laid_face_down,
+    public_record,
+    public_records,
+    public_result,
+)
 from engine.arcana.serial import state_from_json, state_to_json
 from engine.arcana.setup import deal_piles, initial_state, random_setup
 from engine.arcana.state import Action, State
@@ -88,6 +94,7 @@ __all__ = [
     "load_catalog",
     "pending",
     "public_record",
+    "public_records",
     "public_result",
     "random_playout",
     "random_setup",

@@ -4,6 +4,7 @@
     laid_face_down(state, action)        # the cards this action would lay face down
     public_result(state, viewer=None)    # the replay result with hidden cards only counted
     public_record(lines, viewer=None)    # record lines with the hidden cards' ids as null
+    public_records(lines, viewers)       # the same for several viewers, one replay
 
 Rules: (1) a face-down agent is seen by its owner only, until it is turned face up (house
 rules [5], [7], [8], [9]); (2) kept tasks are seen by their owner only, until the game is over
@@ -15,6 +16,7 @@ every card has been turned up for the scoring [11], and the full result is publi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engine.arcana.actions import decode_action
@@ -94,18 +96,39 @@ def public_record(lines: list[dict[str, Any]], viewer: int | None = None) -> lis
     Lines from before a card's current face-down spell still name it (they were seen then).
     Other players' kept tasks in the header are null until the game is over.
     """
+    return public_records(lines, (viewer,))[viewer]
+
+
+def public_records(
+    lines: list[dict[str, Any]], viewers: Iterable[int | None]
+) -> dict[int | None, list[dict[str, Any]]]:
+    """`public_record` for several viewers at the cost of one replay."""
     state = initial_state(lines[0]["setup"])
-    since: dict[str, int] = {}  # face-down card -> the first line of its current spell
+    since: dict[tuple[int, str], int] = {}  # (owner, face-down card) -> first line of its spell
     for number, line in enumerate(lines[1:], start=1):
         outcome = apply(state, decode_action(line))
         if not isinstance(outcome, Applied):  # the journal replays, so this is not expected
             raise RecordError(outcome.message, number + 1)
         state = outcome.state
-        since = {card: since.get(card, number) for card in _face_down(state, viewer)}
-    out = [_redact(lines[0], hidden_cards(state, viewer) - set(since))]
-    for number, line in enumerate(lines[1:], start=1):
-        out.append(_redact(line, {card for card, first in since.items() if first <= number}))
+        since = {key: since.get(key, number) for key in _face_down_by_owner(state)}
+    out = {}
+    for viewer in viewers:
+        spells = {card: first for (owner, card), first in since.items() if owner != viewer}
+        record = [_redact(lines[0], hidden_cards(state, viewer) - set(spells))]
+        for number, line in enumerate(lines[1:], start=1):
+            record.append(_redact(line, {c for c, first in spells.items() if first <= number}))
+        out[viewer] = record
     return out
+
+
+def _face_down_by_owner(state: State) -> list[tuple[int, str]]:
+    return [
+        (player, card)
+        for stake in state.stakes
+        for player, side in enumerate(stake.agents)
+        for card, down in side
+        if down
+    ]
 
 
 def _redact(value: Any, secret: set[str] | frozenset[str]) -> Any:

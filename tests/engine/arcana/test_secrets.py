@@ -22,6 +22,7 @@ from engine.arcana import (
     hidden_cards,
     pending,
     public_record,
+    public_records,
     public_result,
     view,
 )
@@ -68,11 +69,13 @@ def public(game: Game, owner: int, answer: object) -> bytes:
     """Everything every viewer but the owner may see, as bytes."""
     state: State = game.state
     seen: dict = {"answer": answer}
-    for viewer in [None, *(p for p in range(state.players) if p != owner)]:
+    viewers = [None, *(p for p in range(state.players) if p != owner)]
+    records = public_records(game.lines(), viewers)
+    for viewer in viewers:
         seen[str(viewer)] = {
             "view": view(state, viewer),
             "result": public_result(state, viewer),
-            "record": public_record(game.lines(), viewer),
+            "record": records[viewer],
         }
     if pending(state).player != owner:
         seen["legal"] = [encode_action(a) for a in RULES.legal_actions(state)]
