@@ -173,12 +173,12 @@ def test_which_tasks_were_kept_cannot_be_told_at_the_table(tmp_path_factory, see
         pair.close()
 
 
-@settings(SETTINGS, max_examples=examples(3))
+@settings(SETTINGS, max_examples=examples(5))
 @given(
     seed=st.integers(0, 2**32),
     players=st.sampled_from([2, 3, 4]),
     warmup=st.integers(0, 40),
-    picks=st.lists(st.integers(0, 2**20), min_size=3, max_size=6),
+    picks=st.lists(st.integers(0, 2**20), min_size=4, max_size=6),
 )
 def test_which_agent_lies_face_down_cannot_be_told_on_a_minimal_table(
     tmp_path_factory, seed, players, warmup, picks
