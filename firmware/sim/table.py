@@ -22,6 +22,7 @@ from typing import Any
 
 from PIL import Image
 
+from engine.records import split
 from firmware.games import CONTROLLERS, TableGames
 from firmware.sim import views
 from firmware.tabletop import Tabletop
@@ -191,7 +192,7 @@ class SimTable:
             "box": views.card_box(game, self.games),
         }
         if companion.game_id is not None and companion.rules is not None and game is not None:
-            lines = self.top.journal.record(companion.game_id).splitlines()
+            lines = [line for line in split(self.top.journal.record(companion.game_id)) if line]
             record = [json.loads(line) for line in lines]
             out["record"] = views.public_record(game, record, seat)
             out["result"] = views.public_result(game, companion.rules, controller_state, seat)
