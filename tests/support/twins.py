@@ -12,8 +12,9 @@ game its own), ("stray", action) (any action at all, legal or not, naming neithe
 ("undo",) or ("redo",). A run that meets a
 stray action turning a secret up stops before it: from then on the card is public.
 
-How many examples each test runs: `EXAMPLES` times its own weight; set the environment
-variable ARCANA_TABLE_SECRETS_EXAMPLES (default 1) to multiply them for a long run.
+How many examples each test runs: `examples(default)`; the environment variable
+ARCANA_FUZZ_SCALE (default 1, the suite's one switch for longer Hypothesis runs, see
+CONTRIBUTING.md) multiplies them.
 """
 
 from __future__ import annotations
@@ -39,14 +40,14 @@ from engine.arcana.state import controllers
 from engine.protocol import Applied
 from engine.records import header
 
-SCALE = max(1, int(os.environ.get("ARCANA_TABLE_SECRETS_EXAMPLES", "1")))
+SCALE = max(1, int(os.environ.get("ARCANA_FUZZ_SCALE", "1")))
 CATALOG = load_catalog("sample")
 CARDS = sorted(CATALOG.cards)
 MOVES = ("act",) * 5 + ("undo",) * 2 + ("redo",) * 2 + ("stray",)
 
 
 def examples(default: int) -> int:
-    """The number of Hypothesis examples: the default, times ARCANA_TABLE_SECRETS_EXAMPLES."""
+    """The number of Hypothesis examples: the default, times ARCANA_FUZZ_SCALE."""
     return default * SCALE
 
 
