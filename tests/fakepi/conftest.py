@@ -3,7 +3,7 @@
     with fake_pi("pi5", "full-table") as pi:
         pi.place("stake-1", uid_for("seer_orb"), "seer_orb")
         done = pi.run("selftest", "--profile", "full-table")
-        frames = pi.frames()          # what each fake OLED shows, decoded by OledChip
+        screens = pi.screens()        # what each fake OLED shows, decoded by OledChip
 
 `testbed.py` (Debian's system python3, the only one with `gi`) builds the devices from the
 wiring a profile describes; the command runs in its own process with `LD_PRELOAD` of
@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
 
 from hardware.display.chip import OledChip
 from hardware.profile import PROFILES
@@ -145,12 +144,14 @@ def wiring_for(board: str, profile: str, *, spi: bool = True, i2c: bool = True) 
             {
                 "role": entry["role"],
                 "interface": interface,
+                "bus": entry.get("bus", 0 if interface == "spi" else 1),
                 "cs": entry.get("cs"),
                 "irq": entry.get("irq"),
                 "reset": entry.get("reset"),
                 "req": entry.get("req"),
                 "address": entry.get("address", 0x24),
                 "mux_channel": entry.get("mux_channel"),
+                "port": entry.get("port", "/dev/serial0"),
             }
         )
     displays = []
@@ -159,6 +160,7 @@ def wiring_for(board: str, profile: str, *, spi: bool = True, i2c: bool = True) 
             {
                 "role": entry["role"],
                 "interface": entry.get("interface", "i2c"),
+                "bus": entry.get("bus", 0 if entry.get("interface") == "spi" else 1),
                 "address": entry.get("address", 0x3C),
                 "mux_channel": entry.get("mux_channel"),
                 "device": entry.get("device", 0),
@@ -212,6 +214,7 @@ class FakePi:
         self.root = json.loads(first)["root"]
         self.env = self._environment(shim)
         self.at_exit: dict[str, dict] = {}  # header lines as the last command left them
+        self._decoded: dict[str, tuple[OledChip, list[bytes], list[int]]] = {}
 
     def _environment(self, shim: Path) -> dict[str, str]:
         env = {
@@ -259,6 +262,13 @@ class FakePi:
     def recover(self, reader: str) -> None:
         self.ask("recover", reader=reader)
 
+    def unplug_display(self, role: str) -> None:
+        """Pull a fake I2C OLED off its bus: its address stops answering (EREMOTEIO)."""
+        self.ask("oled_present", role=role, present=False)
+
+    def plug_display(self, role: str) -> None:
+        self.ask("oled_present", role=role, present=True)
+
     def remove(self, reader: str, uid: str) -> None:
         self.ask("remove", reader=reader, uid=uid)
 
@@ -271,29 +281,46 @@ class FakePi:
     def report(self) -> dict:
         return self.ask("report")
 
-    def frames(self) -> dict[str, Image.Image]:
-        """What each fake OLED shows now, decoded from its bytes by the display emulator."""
-        return {role: shown[-1] for role, shown in self._decode(every_frame=False).items()}
+    def screens(self) -> dict[str, bytes]:
+        """What each fake OLED shows now (its pixels' bytes), decoded by the display emulator."""
+        return {role: shown[-1] for role, shown in self.frame_history().items()}
 
-    def frame_history(self) -> dict[str, list[Image.Image]]:
-        """Every frame each OLED showed (after each block of display data)."""
-        return self._decode(every_frame=True)
-
-    def _decode(self, every_frame: bool) -> dict[str, list[Image.Image]]:
+    def frame_history(self) -> dict[str, list[bytes]]:
+        """Every frame each OLED showed, in order: blank, then one after each data transfer.
+        The byte streams are decoded as they grow, by one `OledChip` per display."""
         oleds = self.report()["oleds"]
-        history = {}
         for display in self.wiring["displays"]:
-            chip = OledChip(display["chip"], *display["size"])
-            frames = []
-            for kind, payload in oleds[display["role"]]:
+            role = display["role"]
+            if role not in self._decoded:
+                chip = OledChip(display["chip"], *display["size"])
+                self._decoded[role] = (chip, [chip.frame().tobytes()], [0])
+            chip, shown, done = self._decoded[role]
+            for kind, payload in oleds[role][done[0] :]:
                 if kind == "command":
                     chip.command(bytes.fromhex(payload))
                 else:
                     chip.data(bytes.fromhex(payload))
-                    if every_frame:
-                        frames.append(chip.frame())
-            history[display["role"]] = [*frames, chip.frame()]
-        return history
+                    shown.append(chip.frame().tobytes())
+            done[0] = len(oleds[role])
+        return {role: shown for role, (_, shown, _) in self._decoded.items()}
+
+    def showing(self, expected: dict[str, bytes]) -> Callable[[], bool]:
+        """A condition for `wait_for`: every fake OLED shows exactly `expected` now."""
+        return lambda: self.screens() == expected
+
+    def mark(self) -> dict[str, int]:
+        """Where each OLED's frame history stands, for `showed`."""
+        return {role: len(shown) for role, shown in self.frame_history().items()}
+
+    def showed(self, expected: dict[str, bytes], since: dict[str, int]) -> Callable[[], bool]:
+        """A condition for `wait_for`: each OLED has shown its `expected` frame since `since`
+        (a `mark()`); for what lasts only a few seconds, such as a notice."""
+
+        def condition() -> bool:
+            history = self.frame_history()
+            return all(expected[role] in history[role][since[role] - 1 :] for role in expected)
+
+        return condition
 
     # -- running the real thing -----------------------------------------------------------
 

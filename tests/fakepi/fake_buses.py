@@ -19,12 +19,11 @@ class OledRecorder:
     def __init__(self, role: str) -> None:
         self.role = role
         self.stream: list[tuple[str, bytes]] = []
+        self.present = True  # False: pulled off the bus, its address is not acknowledged
+        self.refused = 0  # transfers to it while it was away
 
     def take(self, kind: str, payload: bytes) -> None:
-        if self.stream and self.stream[-1][0] == kind and kind == "data":
-            self.stream[-1] = (kind, self.stream[-1][1] + payload)
-        else:
-            self.stream.append((kind, payload))
+        self.stream.append((kind, payload))  # append only: the test decodes it as it grows
 
     def i2c_write(self, payload: bytes) -> None:
         if not payload:
@@ -98,6 +97,9 @@ class I2cAdapter:
                     for n, channel in enumerate(device.channels)
                     if device.mask >> n & 1 and address in channel
                 ]
+        for device in found:
+            if not getattr(device, "present", True) and hasattr(device, "refused"):
+                device.refused += 1
         found = [device for device in found if getattr(device, "present", True)]
         if not found:
             raise OSError(EREMOTEIO, f"no device answers at 0x{address:02x} on i2c-{self.number}")

@@ -34,6 +34,7 @@ class Line:
         self.name = name
         self.power_on_pull = power_on_pull  # 1 up, 0 down, None floating (reads 0)
         self.request: LineRequest | None = None
+        self.kernel_user = ""  # a kernel driver holding the line ("spi0 CS0")
         self.ever_requested = False
         self.flags = F_INPUT
         self.driven = 0  # the physical level an output drives
@@ -122,6 +123,13 @@ class Gpio:
             if line.ever_requested
         ]
 
+    def claim_for_kernel(self, gpio: int, user: str) -> None:
+        """A kernel driver holds a header line (SPI's cs-gpios): requests of it get EBUSY."""
+        line = self.header_line(gpio)
+        line.kernel_user = user
+        line.flags = F_OUTPUT | F_ACTIVE_LOW
+        line.driven = 1  # chip-enable lines idle high
+
     def header_line(self, gpio: int) -> Line:
         return self.chips[self.header][1][gpio]
 
@@ -131,7 +139,7 @@ class Gpio:
         for offset in offsets:
             if offset >= len(lines):
                 raise OSError(errno.EINVAL, f"{label} has no line {offset}")
-            if lines[offset].request is not None:
+            if lines[offset].request is not None or lines[offset].kernel_user:
                 raise OSError(errno.EBUSY, f"{label} line {offset} is in use")
             chosen.append(lines[offset])
         number = self.next_request

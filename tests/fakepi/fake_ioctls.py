@@ -168,17 +168,17 @@ class GpioChipHandler(Handler):
     @staticmethod
     def _line_info(line: Line) -> bytes:
         flags = line.flags & ~F_USED
-        if line.request is not None:
+        if line.request is not None or line.kernel_user:
             flags |= F_USED
-        consumer = line.request.consumer if line.request else ""
+        consumer = line.request.consumer if line.request else line.kernel_user
         return struct.pack(
             "<32s32sIIQ160x16x", line.name.encode(), consumer.encode(), line.offset, 0, flags
         )
 
     @staticmethod
     def _line_info_v1(line: Line) -> bytes:
-        flags = (1 if line.request else 0) | (2 if line.flags & F_OUTPUT else 0)
-        consumer = line.request.consumer if line.request else ""
+        flags = (1 if line.request or line.kernel_user else 0) | (2 if line.flags & F_OUTPUT else 0)
+        consumer = line.request.consumer if line.request else line.kernel_user
         return struct.pack("<II32s32s", line.offset, flags, line.name.encode(), consumer.encode())
 
 
@@ -323,3 +323,25 @@ class I2cDevHandler(Handler):
         count = len(buffer.retrieve())
         buffer.update(0, list(self.adapter.read(self._address(client), count)))
         return count
+
+
+class TtyHandler(UMockdev.IoctlBase):
+    """A tty that umockdev backs with a pty: every ioctl runs on the real pty in the client
+    (umockdev 0.17 passes on only the termios ones; pyserial also flushes and asks
+    TIOCINQ), reads and writes are left to the pty itself."""
+
+    def do_handle_ioctl(self, client) -> bool:
+        try:
+            result, error = client.execute()
+        except Exception:
+            log("tty ioctl failed:\n" + traceback.format_exc())
+            client.complete(-1, errno.EIO)
+            return True
+        client.complete(result, error if result == -1 else 0)
+        return True
+
+    def do_handle_read(self, client) -> bool:
+        return False
+
+    def do_handle_write(self, client) -> bool:
+        return False

@@ -53,25 +53,22 @@ def test_a_tag_and_a_button_reach_the_game_and_the_oleds(
     spec = load_profile(path)
     button = next(b.pin for b in spec.buttons if b.role == "select")
 
-    def shows(expected: dict[str, bytes]):
-        return lambda: {role: f.tobytes() for role, f in pi.frames().items()} == expected
-
     table = pi.start("run", "--profile", path)
     try:
-        wait_for(shows(start), "the table's first screens", table)
+        wait_for(pi.showing(start), "the table's first screens", table)
+        before = pi.mark()
         pi.place(pad, uid_for(CARD), CARD)
-        wait_for(shows(with_card), f"the screens for {CARD} on {pad}", table)
+        # The card's notice lasts seconds: look for it in what the OLEDs showed since.
+        wait_for(pi.showed(with_card, before), f"the screens for {CARD} on {pad}", table)
         pi.remove(pad, uid_for(CARD))
-        wait_for(shows(expired), "the screens once the notice expired", table)
+        wait_for(pi.showing(expired), "the screens once the notice expired", table)
         pi.press(button)
-        wait_for(shows(selected), "the screens after a press of Select", table)
+        wait_for(pi.showing(selected), "the screens after a press of Select", table)
     finally:
         done = pi.stop(table)
     assert done.returncode == 0, done.stderr + pi.testbed_log()
     saved = render(SavedScreen()).tobytes()
-    assert {role: f.tobytes() for role, f in pi.frames().items()} == dict.fromkeys(
-        (d.role for d in spec.displays), saved
-    )
+    assert pi.screens() == dict.fromkeys((d.role for d in spec.displays), saved)
 
 
 def emulated_trouble_frames(tmp_path, profile, pad: str) -> list[dict[str, bytes]]:
@@ -103,16 +100,38 @@ def test_an_unplugged_reader_shows_its_trouble_and_comes_back(
     assert unplugged != start and back == start
     pi = fake_pi(board, profile)
 
-    def shows(expected: dict[str, bytes]):
-        return lambda: {role: f.tobytes() for role, f in pi.frames().items()} == expected
-
     table = pi.start("run", "--profile", path)
     try:
-        wait_for(shows(start), "the table's first screens", table)
+        wait_for(pi.showing(start), "the table's first screens", table)
         pi.fail(pad, "unplugged")
-        wait_for(shows(unplugged), f"the trouble of reader {pad} on the screens", table)
+        wait_for(pi.showing(unplugged), f"the trouble of reader {pad} on the screens", table)
         pi.recover(pad)
-        wait_for(shows(back), f"reader {pad} back at work", table)
+        wait_for(pi.showing(back), f"reader {pad} back at work", table)
+    finally:
+        done = pi.stop(table)
+    assert done.returncode == 0, done.stderr + pi.testbed_log()
+
+
+def test_an_unplugged_display_does_not_stop_the_table_and_catches_up(
+    fake_pi, profile_file, tmp_path, wait_for
+):
+    path = str(profile_file("minimal"))
+    spec = load_profile(path)
+    with Tabletop(tmp_path / "emulated", TableGames.for_profile(spec), profile=spec) as top:
+        start = {role: image.tobytes() for role, image in top.screens().items()}
+        top.press("select")
+        selected = {role: image.tobytes() for role, image in top.screens().items()}
+    assert selected != start
+    pi = fake_pi("pi4", "minimal")
+    table = pi.start("run", "--profile", path)
+    try:
+        wait_for(pi.showing(start), "the table's first screen", table)
+        pi.unplug_display("main")
+        pi.press(next(b.pin for b in spec.buttons if b.role == "select"))
+        wait_for(lambda: pi.report()["oled_refused"]["main"] > 0, "a refused transfer", table)
+        assert pi.screens() == start  # the OLED missed the change
+        pi.plug_display("main")
+        wait_for(pi.showing(selected), "the missed screen once the OLED is back", table)
     finally:
         done = pi.stop(table)
     assert done.returncode == 0, done.stderr + pi.testbed_log()

@@ -7,8 +7,8 @@ in another process with `LD_PRELOAD=<gpio shim> libumockdev-preload.so.0` and
     /usr/bin/python3 tests/fakepi/testbed.py WIRING.json
 
 it prints one JSON line `{"root": ...}` and then answers one JSON command per stdin line
-(`place`, `remove`, `tag_memory`, `fail`, `recover`, `drive`, `report`, `reset_lines`,
-`quit`), one JSON line each.
+(`place`, `remove`, `tag_memory`, `fail`, `recover`, `oled_present`, `drive`, `report`,
+`reset_lines`, `quit`), one JSON line each.
 
 What it fakes, per board (`pi4`, `pi5`):
 - `/proc/device-tree/{model,compatible,system/linux,revision}` and `/proc/cpuinfo`, so
@@ -18,10 +18,13 @@ What it fakes, per board (`pi4`, `pi5`):
   after the SoC's gpiochip0-3, as Bookworm's first kernel had it) with the GPIO v2 uAPI:
   chip and line info, line requests (through the shim, see gpio_shim.c), values, config and
   edge events; lines have the SoC's power-on pulls (GPIO0-8 up, the rest down);
-- `/dev/spidev0.{0,1}`: SPI_IOC_MESSAGE, read(), write() and the mode/speed ioctls (per
-  node, as the kernel keeps them; SPI_NO_CS leaves CE alone); a device listens while its
-  GPIO chip-select is low or its CE is asserted; an OLED takes DC into account; two PN532s
-  selected at once make MISO read 0xFF (counted as contention);
+- `/dev/spidev0.{0,1}` (and `/dev/spidev1.0` when the wiring uses SPI1), their CE lines held
+  by the kernel (GPIO8/7; GPIO18), so requesting one from userspace gets EBUSY:
+  SPI_IOC_MESSAGE, read(), write() and the mode/speed ioctls (per node, as the kernel keeps
+  them; SPI_NO_CS leaves CE alone); a device listens while its GPIO chip-select is low or
+  its CE is asserted (an OLED on CE0 hears every transfer through spidev0.0); an OLED takes
+  DC into account; two PN532s selected at once make MISO read 0xFF (counted as contention);
+- `/dev/ttyAMA0` (and `/dev/serial0`) for a UART reader: a pty (fake_uart.py);
 - `/dev/i2c-1` (plus the board's other adapters and, with a kernel-driven TCA9548A, one
   adapter per channel, listed in `/sys/bus/i2c/devices/1-0070/channel-N`): I2C_SLAVE +
   read()/write(), I2C_RDWR, I2C_SMBUS, I2C_FUNCS; absent addresses fail with EREMOTEIO.
@@ -58,8 +61,10 @@ from fake_ioctls import (  # noqa: E402
     Handler,
     I2cDevHandler,
     SpidevHandler,
+    TtyHandler,
     UMockdev,
 )
+from fake_uart import UartPn532  # noqa: E402
 
 from hardware.nfc.emulator import EmulatedPN532  # noqa: E402
 from hardware.nfc.tags import Ntag  # noqa: E402
@@ -115,6 +120,10 @@ BOARDS["pi5-6.1"] = dict(
 )
 
 
+# The chip-enable lines of dtparam=spi=on (spi0-2cs) and dtoverlay=spi1-1cs.
+SPI_CE_GPIOS = {0: (8, 7), 1: (18,)}
+
+
 # -- the fake Pi ---------------------------------------------------------------------------
 
 
@@ -132,7 +141,8 @@ class FakePi:
         self.handlers: list[Handler] = []
         self.chips: dict[str, EmulatedPN532] = {}
         self.oleds: dict[str, OledRecorder] = {}
-        self.spi = SpiBus(self.gpio)
+        self.spi_buses: dict[int, SpiBus] = {}
+        self.uarts: list[UartPn532] = []
         self.adapters: dict[int, I2cAdapter] = {}
         self._proc()
         self._gpio_chips()
@@ -148,6 +158,11 @@ class FakePi:
             subsystem, name, None, ["dev", majmin, *attributes], ["DEVNAME", f"/dev/{name}"]
         )
         (self.root / "dev" / name).touch()
+
+    def _attach_tty(self, node: str) -> None:
+        handler = TtyHandler()
+        self.handlers.append(handler)
+        self.testbed.attach_ioctl(node, handler)
 
     def _attach(self, node: str, handler: Handler) -> None:
         self.handlers.append(handler)
@@ -192,23 +207,49 @@ class FakePi:
                 self.gpio.header_line(reader["reset"]).watcher = lambda level, c=chip: (
                     c.power_on() if level else None
                 )
+            if reader["interface"] == "uart":
+                self._uart(chip, reader["port"])
         for display in self.wiring["displays"]:
             self.oleds[display["role"]] = OledRecorder(display["role"])
 
+    def _uart(self, chip: EmulatedPN532, port: str) -> None:
+        """The header's UART (GPIO14/15) as /dev/ttyAMA0, /dev/serial0 linking to it."""
+        name = "ttyAMA0" if port in ("/dev/serial0", "/dev/ttyAMA0") else Path(port).name
+        self.testbed.add_from_string(
+            f"P: /devices/platform/soc/serial/tty/{name}\nN: {name}\n"
+            f"E: SUBSYSTEM=tty\nE: DEVNAME=/dev/{name}\nA: dev=204:64\n"
+        )
+        self._attach_tty(f"/dev/{name}")
+        if port == "/dev/serial0":
+            os.symlink(name, self.root / "dev" / "serial0")
+            self._attach_tty("/dev/serial0")
+        fd = self.testbed.get_dev_fd(f"/dev/{name}")
+        self.uarts.append(UartPn532(chip, fd, LOCK))
+
     def _spidev(self) -> None:
+        """SPI0 (spidev0.0-0.1) always; SPI1 (spidev1.0, the spi1-1cs overlay) when used."""
         for reader in self.wiring["readers"]:
             if reader["interface"] == "spi":
                 device = SpiPn532(reader["role"], self.chips[reader["role"]])
-                self.spi.attach(device, reader.get("cs"), reader.get("device"))
+                self._spi_bus(reader.get("bus", 0)).attach(device, reader.get("cs"), None)
         for display in self.wiring["displays"]:
             if display["interface"] == "spi":
                 device = SpiOled(self.oleds[display["role"]], display["dc"], self.gpio)
                 ce = None if display.get("cs") is not None else display.get("device", 0)
-                self.spi.attach(device, display.get("cs"), ce)
-        for ce in (0, 1):
-            name = f"spidev0.{ce}"
-            self._add_node("spidev", name, f"153:{ce}")
-            self._attach(f"/dev/{name}", SpidevHandler(self.spi, ce))
+                self._spi_bus(display.get("bus", 0)).attach(device, display.get("cs"), ce)
+        self._spi_bus(0)
+        for number, bus in sorted(self.spi_buses.items()):
+            for ce, gpio in enumerate(SPI_CE_GPIOS[number]):
+                # The SPI driver holds its chip-enable lines (cs-gpios), as `gpioinfo` shows.
+                self.gpio.claim_for_kernel(gpio, f"spi{number} CS{ce}")
+                name = f"spidev{number}.{ce}"
+                self._add_node("spidev", name, f"153:{number * 8 + ce}")
+                self._attach(f"/dev/{name}", SpidevHandler(bus, ce))
+
+    def _spi_bus(self, number: int) -> SpiBus:
+        if number not in self.spi_buses:
+            self.spi_buses[number] = SpiBus(self.gpio)
+        return self.spi_buses[number]
 
     def _i2c(self) -> None:
         mux = self.wiring.get("mux")
@@ -287,6 +328,9 @@ class FakePi:
             if op == "recover":
                 self.chips[message["reader"]].recover()
                 return {"ok": True}
+            if op == "oled_present":  # an I2C OLED pulled off its bus (False) or put back
+                self.oleds[message["role"]].present = message["present"]
+                return {"ok": True}
             if op == "remove":
                 self.chips[message["reader"]].remove(message["uid"])
                 return {"ok": True}
@@ -318,9 +362,10 @@ class FakePi:
             "ok": True,
             "lines": lines,
             "used_lines": self.gpio.used_lines(),
-            "spi_log": self.spi.log,
-            "spi_transfers": self.spi.transfers,
-            "spi_contention": self.spi.contention,
+            "spi_log": {str(n): bus.log for n, bus in self.spi_buses.items()},
+            "spi_transfers": sum(bus.transfers for bus in self.spi_buses.values()),
+            "spi_contention": sum(bus.contention for bus in self.spi_buses.values()),
+            "oled_refused": {role: rec.refused for role, rec in self.oleds.items()},
             "oleds": {
                 role: [[k, p.hex()] for k, p in rec.stream] for role, rec in self.oleds.items()
             },
@@ -348,6 +393,8 @@ def main() -> int:
             answer = {"ok": False, "error": f"{type(err).__name__}: {err}"}
         print(json.dumps(answer), flush=True)
     fake.gpio.release_all()
+    for uart in fake.uarts:
+        uart.stop()
     return 0
 
 
