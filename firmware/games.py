@@ -125,14 +125,16 @@ class TableGames:
         return Registry(self.bindings, self.cards(game))
 
     def notice(self, role: str, message: str, size: tuple[int, int]) -> Image.Image:
+        return render(self.notice_screen(message), size)
+
+    def notice_screen(self, message: str) -> Any:
+        """The screen model of a notice: an unknown card, an undo or redo, or a refusal."""
         title, _, action = message.partition(": ")
         if message == UNKNOWN_CARD:
-            screen: Any = UnknownCardScreen()
-        elif title in ("Undone", "Redone") and action:
-            screen = UndoScreen(action, title)
-        else:
-            screen = RefusalScreen(message)
-        return render(screen, size)
+            return UnknownCardScreen()
+        if title in ("Undone", "Redone") and action:
+            return UndoScreen(action, title)
+        return RefusalScreen(message)
 
     def card_name(self, card: str) -> str:
         if card in self.catalog.cards:

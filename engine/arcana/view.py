@@ -37,7 +37,7 @@ def pending(state: State) -> Pending:
         return Pending("over", None, None, (), "The game is over")
     if state.reveals:
         stake = state.reveals[0]
-        return Pending("reveal", None, stake, stash, f"Reveal the next card on stake {stake}")
+        return Pending("reveal", None, stake, stash, f"Reveal the next card on stake {stake + 1}")
     if state.militia_due is not None:
         p = state.militia_due
         return Pending("militia", p, None, stash, f"{_who(state, p)}: place the top militia card")

@@ -35,8 +35,8 @@ def message(size: Size, icon: str, title: str, text: str) -> Image.Image:
         canvas.box(0, 0, canvas.width - 1, 11)
         canvas.text(1, 2, title, width=canvas.width - 2, align="center", fill=PAPER)
         top = 13
-    elif title:
-        text = f"{title}: {text}"
+    elif title:  # no room for a title bar: the title leads the text
+        text = f"{title} {text}" if title.endswith("?") else f"{title}: {text}"
     body = canvas.height - top
     x = 0
     if icon:
@@ -66,6 +66,8 @@ def render_prompt(screen: PromptScreen, size: Size = FULL) -> Image.Image:
     """A request to the table, e.g. "Tap the stake to swap" or, in setup, "Seat 1" over
     "Tap your guild base"."""
     icon = "" if screen.icon is PromptIcon.NONE else screen.icon.value
+    if screen.short and size[1] < 64:
+        return message(size, icon, "", screen.short)
     return message(size, icon, screen.title, screen.text)
 
 

@@ -27,8 +27,9 @@ NOT_ARCANA = "Not an Arcana card"
 
 
 def stake_label(stake: int, stakes: int) -> str:
-    """How a stake's screen names it: "Stake 2", the last one "Free trade"."""
-    return "Free trade" if stake == stakes - 1 else f"Stake {stake}"
+    """How a stake's screen names it: "Stake 3" for stake 2 (people count from 1), the last one
+    "Free trade"."""
+    return "Free trade" if stake == stakes - 1 else f"Stake {stake + 1}"
 
 
 class ArcanaSeating:
@@ -95,7 +96,7 @@ class ArcanaSeating:
         if not found.is_market:
             return Refuse("Tap the first market card of this stake", pad)
         if card in self.stakes and self.stakes.index(card) != stake:
-            return Refuse(f"{found.name} lies on stake {self.stakes.index(card)}", pad)
+            return Refuse(f"{found.name} lies on stake {self.stakes.index(card) + 1}", pad)
         self.stakes[stake] = card
         if None in self.stakes:
             return Ask()
@@ -168,7 +169,7 @@ class ArcanaSeating:
         name = self.catalog.guilds[self.guilds[seat]].name
         kept = len(self.tasks[seat])
         return PromptScreen(
-            "Tap your kept task cards", title=f"{name}: {kept} of {TASKS_KEPT} tasks"
+            "Tap your kept task cards", title=f"{name}: {kept}/{TASKS_KEPT} tasks"
         )
 
     def _stake_screen(self, stake: int) -> PromptScreen | StakeScreen:
