@@ -75,7 +75,9 @@ class QuickTable:
     def __init__(self, state_dir: Path, games: TableGames) -> None:
         self.games = games
         roles = ("status", *FULL_TABLE_PADS)
-        self.companion = Companion({role: Display() for role in roles}, Journal.open(state_dir), games)
+        self.companion = Companion(
+            {role: Display() for role in roles}, Journal.open(state_dir), games
+        )
         self.companion.start()
         self.shown: dict[tuple[str, Screen], None] = {}
         self._note()
