@@ -158,7 +158,7 @@ class Companion:
         game, setup = self.journal.setup(game_id)
         rules, controller = self.games.game_controller(game, setup)
         try:
-            _, state, _ = load(self.journal.record(game_id).splitlines())
+            _, state, _ = load(self.journal.record(game_id))
         except RecordError as err:  # a journal written by an older engine?
             raise JournalError(f"game {game_id} no longer replays: {err}") from err
         controller.state = state
