@@ -28,7 +28,8 @@ def reveal(table: Table, action: Action, events: list) -> None:
     if card.kind == "game_end":
         if stake != free:
             raise Refused(
-                "bad_reveal", f"The game-end card lies only in the free-trade pile (stake {free + 1})"
+                "bad_reveal",
+                f"The game-end card lies only in the free-trade pile (stake {free + 1})",
             )
         if table.game_end_revealed:
             raise Refused("bad_reveal", "The game-end card has already been revealed")

@@ -64,7 +64,9 @@ def _apply(state: State, action: Action) -> tuple[Table, list]:
 def _player_action(table: Table, action: Action, events: list) -> None:
     player = check_player(table, action.player)
     if table.reveals:
-        raise Refused("awaiting_reveal", f"Reveal the next card on stake {table.reveals[0] + 1} first")
+        raise Refused(
+            "awaiting_reveal", f"Reveal the next card on stake {table.reveals[0] + 1} first"
+        )
     if table.militia_due is not None:
         if action.kind != "militia" or player != table.militia_due:
             name = guild_name(table, table.militia_due)

@@ -47,7 +47,9 @@ def pending(state: State) -> Pending:
 
 
 def _who(state: State, player: int) -> str:
-    return f"{state.catalog.guilds[state.guilds[player]].name} ({state.names[player]})"
+    """ "Blades (Ann)"; only "Blades" when the player is named after the guild."""
+    guild = state.catalog.guilds[state.guilds[player]].name
+    return guild if state.names[player] == guild else f"{guild} ({state.names[player]})"
 
 
 def view(state: State, player: int | None) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from pathlib import Path
 from PIL import Image
 
 from firmware.screens import models as m
-from firmware.screens.icons import icon
+from firmware.screens.icons import LEGEND, icon
 from firmware.screens.render import SIZE_128X32, SIZE_128X64, render
 from firmware.screens.text_art import text_art
 
@@ -180,23 +180,6 @@ EXAMPLES: dict[str, m.Screen] = {
     "unknown_card": m.UnknownCardScreen(uid="04A224B2C35E80"),
     "saved": m.SavedScreen(),
     "undo": m.UndoScreen("Ann placed an agent on stake 2"),
-}
-
-
-# What each icon stands for, as the legend of docs/screens.md and the simulator page says.
-LEGEND: dict[str, str] = {
-    "military": "sword: military (arcanum)",
-    "political": "crown: political (arcanum)",
-    "spiritual": "eye: spiritual (arcanum)",
-    "financial": "coins: financial (arcanum)",
-    "fire": "flame: fire (essence)",
-    "life": "leaf: life (essence)",
-    "calm": "drop: calm (essence)",
-    "death": "skull: death (essence)",
-    "gold": "coin: gold (essence)",
-    "hidden": "card back: face-down agents, counted (+N)",
-    "turn": "arrow: whose turn it is",
-    "tap": "arrow onto a pad: tap a card here",
 }
 
 
