@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         bot = controllers.Bot(args.seed, args.players, variant=args.variant)
     else:
         bot = controllers.Bot(args.seed, args.players)
-    games = TableGames()
+    games = TableGames(seed=args.seed)
     cards = sorted(games.cards(None))
     games.bindings = {uid_for(card): card for card in cards[1::2]}  # the rest carry their id
     with tempfile.TemporaryDirectory(prefix="arcana-demo-") as scratch:

@@ -10,7 +10,7 @@ from PIL import Image
 
 from firmware.screens.canvas import PAPER, Canvas, font
 from firmware.screens.general import message
-from firmware.screens.layout import alert_block, columns, result_bar, title_row
+from firmware.screens.layout import alert_block, columns, result_bar, title_row, to_play
 from firmware.screens.models import (
     ArcanaStatusScreen,
     BreakdownScreen,
@@ -174,11 +174,11 @@ def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image
         canvas.text(0, 1, f"Round {screen.round}")
         if screen.turn:
             canvas.icon("turn", 0, 15)
-            turn = _to_play(screen.turn, "medium", canvas.width - 11)
+            turn = to_play(screen.turn, "medium", canvas.width - 11)
             if turn:
                 canvas.text(11, 13, turn, font="medium")
             else:
-                canvas.text(11, 15, _to_play(screen.turn, "small", canvas.width - 11) or "")
+                canvas.text(11, 15, to_play(screen.turn, "small", canvas.width - 11) or "")
         if screen.alert:  # a device in trouble matters more than the hands
             alert_block(canvas, screen.alert, top=29)
             return canvas.image
@@ -196,7 +196,7 @@ def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image
         if screen.turn:
             canvas.icon("turn", 0, 1)
             room = canvas.width - round_width - 14
-            turn = _to_play(screen.turn, "small", room) or f"{screen.turn} to play"
+            turn = to_play(screen.turn, "small", room) or f"{screen.turn} to play"
             canvas.text(10, 1, turn, width=room)
         columns(canvas, hands, top=12, big=False)
         bottom = 23
@@ -220,14 +220,6 @@ def render_round_results(screen: RoundResultsScreen, size: Size = FULL) -> Image
         columns(canvas, entries, top=13, big=False)
         canvas.text(0, 24, unwon, align="center")
     return canvas.image
-
-
-def _to_play(name: str, face: str, width: int) -> str | None:
-    """ "Ferrymen to play" in the font when it fits, else with a short form of the name."""
-    for shown in (name, *SHORT_FORMS.get(name, ())):
-        if font(face).width(f"{shown} to play") <= width:
-            return f"{shown} to play"
-    return None
 
 
 def render_ranking(screen: RankingScreen, size: Size = FULL) -> Image.Image:

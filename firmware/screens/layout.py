@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from firmware.screens.canvas import INK, PAPER, Canvas, font
+from firmware.screens.short_forms import SHORT_FORMS
 
 
 def title_row(canvas: Canvas, icon: str, number: str, text: str) -> bool:
@@ -80,3 +81,11 @@ def alert_block(canvas: Canvas, text: str, top: int, bottom: int | None = None) 
     y = top + (bottom + 1 - top - (10 * (len(lines) - 1) + 7)) // 2
     for index, line in enumerate(lines):
         canvas.text(2, y + index * 10, line, width=canvas.width - 4, align="center", fill=PAPER)
+
+
+def to_play(name: str, face: str, width: int) -> str | None:
+    """ "Ferrymen to play" in the font when it fits, else with a short form of the name."""
+    for shown in (name, *SHORT_FORMS.get(name, ())):
+        if font(face).width(f"{shown} to play") <= width:
+            return f"{shown} to play"
+    return None
