@@ -68,8 +68,9 @@ class Games(Protocol):
         """A screen saying which device is in trouble ("Reader stake-2 not answering")."""
         ...
 
-    def describe(self, line: dict[str, Any]) -> str:
-        """A few words for an action line, for the undo notice."""
+    def describe(self, line: dict[str, Any], before: Any = None) -> str:
+        """A few words for an action line, for the undo notice; `before` is the position the
+        line was played in (a card it laid face down there must not be named)."""
         ...
 
 
@@ -274,6 +275,7 @@ class Companion:
         if not redo and prompting is not None and prompting():
             self.controller.reset_prompt()  # Undo first cancels a half-entered choice
             return
+        previous = self.controller.state
         try:
             line = self.journal.redo(self.game_id) if redo else self.journal.undo(self.game_id)
         except JournalError as err:
@@ -286,7 +288,8 @@ class Companion:
         if not self.finished:
             self.journal.unfinish(self.game_id)  # taken back from its end: not history yet
         verb = "Redone" if redo else "Undone"
-        self._notify(self.status_role, f"{verb}: {self.games.describe(line)}")
+        before = previous if redo else self.controller.state  # where the line was played
+        self._notify(self.status_role, f"{verb}: {self.games.describe(line, before)}")
 
     # -- feedback -------------------------------------------------------------------------
     def _refuse(self, message: str, pad: str | None, pattern: str = "refused") -> None:
