@@ -164,7 +164,10 @@ def setup_cards(games: Any, chooser: Any) -> list[dict[str, Any]]:
         from engine.resarcana import CARDS
 
         mages = sorted(card for card, found in CARDS.items() if found.kind == "mage")
-        return _setup_entries("res-arcana", games, mages, set(inner.mages.values()), "seat", pads)
+        # seats fill in pad order: the taken seats (to change a mage) and the next one
+        free = next(seat for seat in range(len(pads) + 1) if seat not in inner.mages)
+        seats = pads[: free + 1]
+        return _setup_entries("res-arcana", games, mages, set(inner.mages.values()), "seat", seats)
     catalog = games.catalog
     phase = getattr(inner, "phase", None)
     if phase == "seats":
