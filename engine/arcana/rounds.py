@@ -29,7 +29,7 @@ def reveal(table: Table, action: Action, events: list) -> None:
         if stake != free:
             raise Refused(
                 "bad_reveal",
-                f"The game-end card lies only in the free-trade pile (stake {free + 1})",
+                f"The game-end card is only in the free-trade pile (stake {free + 1})",
             )
         if table.game_end_revealed:
             raise Refused("bad_reveal", "The game-end card has already been revealed")

@@ -152,7 +152,7 @@ class ArcanaTable:
                 return f"{name} is the market card of stake {i + 1}"
         for player, under in enumerate(self.state.under_base):
             if card in under:
-                return f"{name} lies under the {self.state.names[player]} base for good"
+                return f"{name} is under the {self.state.names[player]} base for good"
         return f"{name} belongs to no player here"
 
     # -- locations ------------------------------------------------------------------------

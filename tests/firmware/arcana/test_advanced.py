@@ -76,7 +76,7 @@ def test_ok_puts_a_won_card_under_the_base(advanced):
     reveal = ArcanaStatusScreen(1, "", hands, "New card on stake 1")
     assert advanced.shows("status", reveal)
     advanced.tap("stake-0", "m_agent_05")
-    gone = "Sample agent 1 lies under the Ferrymen base for good"
+    gone = "Sample agent 1 is under the Ferrymen base for good"
     advanced.refused("stake-1", "m_agent_01", gone)
 
 

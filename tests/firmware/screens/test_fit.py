@@ -159,3 +159,55 @@ def test_a_discard_names_the_widest_res_arcana_card_whole():
 
     card = widest(card.name for card in CARDS.values())
     assert_nothing_cut([("stake-0", ChoiceScreen(card, ("1 gold", "2 death")))])
+
+
+# The refusals the controllers and the engines give, with the longest names filled in (the
+# games above only show the refusals a bot runs into).
+L, G = LONGEST_CARD, LONGEST_GUILD
+REFUSALS = [
+    "That agent is already on stake 5",
+    f"{G} places a militia first",
+    "Swapping needs two different stakes",
+    f"{L} (swap_stakes) takes a and b",
+    f"{L} is not one of your agents on a stake",
+    "The game-end card has already been revealed",
+    "The last card of the free-trade pile is the game-end card",
+    "The game-end card is only in the free-trade pile (stake 5)",
+    f"{L} has already been revealed",
+    f"{L} is not a market card",
+    "Stake 5 shows no market card",
+    "Bribe needs one of your agents here",
+    "A militia comes only right after a relic is discarded",
+    "No stake is waiting for a card",
+    f"{L} is not in your possession",
+    f"{G} to play",
+    "There is no stake 6 (stakes 1 to 5)",
+    f"{L} is a location, not a agent",
+    "Reveal the next card on stake 5 first",
+    "Finish the location, or Undo to cancel it",
+    "None of your agents is on a stake with somewhere to go",
+    "Seat the players first: tap your guild base",
+    "Swapping needs two stakes with a market card",
+    "Tap the card to discard, or Select to cancel",
+    "Tap the first market card of this stake",
+    "Two players at least: tap your guild base",
+    "No stake on this pad with 3 players",
+    "Res Arcana seats 4 at most: use the first pads",
+    "Seat 3 is still empty: sit there first",
+    "Tap the new card on stake 5 first",
+    f"{L} is the market card of stake 5",
+    f"{L} is under the {G} base for good",
+    "Master of Calm already sits at seat 4",
+    f"{L} lies on stake 5",
+    "Free trade has its card: tap that card again to take it back",
+    f"{G} are seated already (seat 4)",
+    f"{G}: tap the militia on a stake first",
+    "Undone: placed a face-down agent on stake 5",
+    f"Redone: bribed with {L} on stake 5",
+]
+
+
+@pytest.mark.parametrize("text", REFUSALS)
+def test_every_refusal_fits_whole_at_its_longest(text):
+    games = TableGames()
+    assert_nothing_cut([("stake-0", games.notice_screen(text))])
