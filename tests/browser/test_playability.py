@@ -149,6 +149,8 @@ def test_the_tables_cards_are_grouped_by_kind_sorted_and_filtered_by_typing(page
     table.tap("stake-0", "ferrymen_base")
     table.press("ok")  # the stakes' first cards: every market card is offered
     reload(page_table)
+    prompt = page_table.page.locator("#prompt").inner_text()
+    assert prompt == "Setting up. Stakes: Tap each stake's first card (5 to go)"
     groups = page_table.page.locator("#table-cards .card-group")
     kinds = groups.evaluate_all("(gs) => gs.map((g) => g.dataset.kind)")
     assert kinds == sorted(kinds) and len(kinds) == len(set(kinds)) >= 3

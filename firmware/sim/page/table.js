@@ -337,6 +337,7 @@ function drawSecret(state) {
 
 function prompt(state) {
   if (state.phase === "setup") {
+    if (state.game && state.prompt) return `Setting up. ${state.prompt}`;
     return state.game ? "Setting up: follow the status screen." : "Choose the game with select and ok.";
   }
   if (state.phase === "over") return "The game is over.";
