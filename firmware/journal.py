@@ -121,7 +121,15 @@ class Journal:
         path = state_dir / FILENAME
         busy_s = busy_seconds() if busy_s is None else busy_s
         if read_only:
-            reader = connect_reader(path, busy_s)
+            if state_dir.exists() and not state_dir.is_dir():
+                raise JournalError(f"cannot use the state directory {state_dir}: not a directory")
+            try:
+                reader = connect_reader(path, busy_s)
+            except JournalDamaged as err:
+                raise JournalDamaged(
+                    path, f"{err.reason}; nothing was changed: the table sets it aside when it "
+                    "next starts"
+                ) from err
             if reader is None:
                 reader = sqlite3.connect(":memory:", check_same_thread=False)
                 reader.executescript(SCHEMA)

@@ -37,6 +37,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class JournalStopped(Exception):
+    """The journal refused a write: the demo cannot go on (one sentence, exit 1)."""
+
+
 class Demo:
     """A bot's game on a Tabletop, printing the screens as they change (or once a round)."""
 
@@ -59,6 +63,9 @@ class Demo:
 
     def step(self, move: Any) -> None:
         self.top.perform(move)
+        trouble = self.top.companion.journal_trouble
+        if trouble is not None:  # a full disk refuses every move: stop, never spin
+            raise JournalStopped(trouble)
         if not self.quiet:
             self.show()
         elif (current := self.round()) is not None and current != self.last_round:
@@ -88,6 +95,7 @@ class Demo:
 
 def run(args: argparse.Namespace) -> int:
     from firmware.games import TableGames
+    from firmware.journal import JournalError
     from firmware.tabletop import Tabletop, uid_for
 
     controllers = importlib.import_module(CONTROLLERS[args.game])
@@ -98,11 +106,20 @@ def run(args: argparse.Namespace) -> int:
     games = TableGames()
     cards = sorted(games.cards(None))
     games.bindings = {uid_for(card): card for card in cards[1::2]}  # the rest carry their id
-    with (
-        tempfile.TemporaryDirectory(prefix="arcana-demo-") as scratch,
-        Tabletop(args.state_dir or scratch, games, written_ids=set(cards[0::2])) as top,
-    ):
-        result = Demo(top, args.quiet).play(bot)
+    try:
+        with (
+            tempfile.TemporaryDirectory(prefix="arcana-demo-") as scratch,
+            Tabletop(args.state_dir or scratch, games, written_ids=set(cards[0::2])) as top,
+        ):
+            for sentence in top.companion.set_asides:
+                print(f"arcana-table demo: {sentence}", file=sys.stderr)
+            result = Demo(top, args.quiet).play(bot)
+    except (JournalError, OSError) as err:  # no journal at all: nothing was played
+        print(f"arcana-table demo: {err}", file=sys.stderr)
+        return 2
+    except JournalStopped as err:
+        print(f"arcana-table demo: {err} The demo stopped.", file=sys.stderr)
+        return 1
     if result is None:
         print("the demo game did not finish", file=sys.stderr)
         return 1

@@ -19,11 +19,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    journal = state_dir.open_journal(args.state_dir, "export")
+    from firmware.journal import UnreadableGame
+
+    journal = state_dir.open_journal(args.state_dir, "export", read_only=True)
     if journal is None:
         return 2
     with journal:
         games = journal.games()
+        asides = {aside.what: aside.reason for aside in journal.set_aside()}
+        if args.game is not None and f"game {args.game}" in asides:
+            reason = asides[f"game {args.game}"]
+            print(f"arcana-table export: game {args.game} was set aside: {reason}", file=sys.stderr)
+            return 2
         if not games:
             print("the journal holds no game yet", file=sys.stderr)
             return 2
@@ -31,7 +38,11 @@ def run(args: argparse.Namespace) -> int:
         if number not in {g.id for g in games}:
             print(f"no game {number} in the journal (see arcana-table history)", file=sys.stderr)
             return 2
-        text = journal.record(number)
+        try:
+            text = journal.record(number)
+        except UnreadableGame as err:
+            print(f"arcana-table export: {err}", file=sys.stderr)
+            return 2
     if args.output is None:
         sys.stdout.write(text)
     else:

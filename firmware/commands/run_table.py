@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     except Exception as err:  # CatalogError and file errors: one sentence, exit 2
         print(f"arcana-table run: {err}", file=sys.stderr)
         return 2
-    journal = state_dir.open_journal(args.state_dir, "run")
+    journal = state_dir.open_journal(args.state_dir, "run", announce=False)
     if journal is None:
         return 2
     games.bindings = journal.bindings()

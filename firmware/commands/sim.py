@@ -94,12 +94,16 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     state_dir = args.state_dir or default_state_dir()
+    from firmware.journal import JournalError
+
     try:
         table = SimTable(state_dir, args.profile)
-    except (ProfileError, OSError) as err:
+    except (ProfileError, OSError, JournalError) as err:
         print(f"arcana-table sim: {err}", file=sys.stderr)
         return 2
     companion = table.top.companion
+    for sentence in companion.set_asides:
+        print(f"arcana-table sim: {sentence}", file=sys.stderr)
     if companion.game_id is not None:
         print(f"resuming game {companion.game_id} ({companion.rules.name}) from {state_dir}")
     elif args.game:
