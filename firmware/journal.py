@@ -27,6 +27,7 @@ from firmware.journal_file import (
     connect_reader,
     connect_writer,
     put_aside,
+    remove_new,
     set_aside_files,
 )
 from firmware.journal_rows import (
@@ -139,12 +140,19 @@ class Journal:
         except OSError as err:
             raise JournalError(f"cannot create the state directory {state_dir}: {err}") from err
         notice = None
+        existed = path.exists()
         try:
-            connection = connect_writer(path, busy_s, SCHEMA)
-        except JournalDamaged as err:
-            aside = put_aside(path, clock(), err.reason)
-            notice = f"The journal {path.name} was damaged ({err.reason}); kept as {aside.name}."
-            connection = connect_writer(path, busy_s, SCHEMA)
+            try:
+                connection = connect_writer(path, busy_s, SCHEMA)
+            except JournalDamaged as err:
+                aside = put_aside(path, clock(), err.reason).name
+                notice = f"The journal {path.name} was damaged ({err.reason}); kept as {aside}."
+                existed = False
+                connection = connect_writer(path, busy_s, SCHEMA)
+        except JournalError:
+            if not existed:  # a journal this open began (a full disk): leave no half file
+                remove_new(path)
+            raise
         return cls(path, connection, notice, clock)
 
     def close(self) -> None:
@@ -378,4 +386,6 @@ def _write_failure(path: Path, err: sqlite3.Error) -> str:
         return f"The disk holding {path.parent} is full: the last action was not saved."
     if "readonly" in text or "read-only" in text:
         return f"{path.parent} is read-only: the last action was not saved."
+    if "i/o" in text:
+        return f"The journal could not save the last action ({err}: is the disk full or failing?)."
     return f"The journal could not save the last action ({err})."

@@ -135,6 +135,12 @@ def put_aside(path: Path, now: float, reason: str) -> Path:
     return aside
 
 
+def remove_new(path: Path) -> None:
+    """Remove a journal file (and WAL) that the failed open itself created."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
 def set_aside_files(path: Path) -> list[SetAside]:
     """The journal files set aside beside `path`, oldest first, with their reasons."""
     found = []
