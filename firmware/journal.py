@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -349,6 +349,17 @@ class Journal:
             "INSERT INTO bindings (uid, card, catalog) VALUES (?, ?, ?) "
             "ON CONFLICT(uid) DO UPDATE SET card = excluded.card, catalog = excluded.catalog",
             (uid, card, catalog),
+        )
+
+    def bind_all(self, bindings: Mapping[str, str], catalog: str) -> None:
+        """Bind many tags (UID -> card) in one transaction: all of them or, failing, none."""
+        rows = [(uid, card, catalog) for uid, card in bindings.items()]
+        self._transaction(
+            lambda db: db.executemany(
+                "INSERT INTO bindings (uid, card, catalog) VALUES (?, ?, ?) "
+                "ON CONFLICT(uid) DO UPDATE SET card = excluded.card, catalog = excluded.catalog",
+                rows,
+            )
         )
 
     def unbind(self, uid: str) -> None:

@@ -40,6 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from firmware.enrollment import EnrollError
+    from firmware.journal import JournalError
 
     try:
         cards, catalog = catalog_cards(args.game, args.catalog)
@@ -62,15 +63,20 @@ def run(args: argparse.Namespace) -> int:
             print(f"exported {len(enrollment.bindings())} bindings to {args.export_csv}")
             return 0
         if args.import_csv:
-            text = args.import_csv.read_text(encoding="utf-8")
-            for warning in enrollment.import_csv(text, rebind=args.yes):
+            data = args.import_csv.read_bytes()
+            warnings = enrollment.import_csv(data, rebind=args.yes, source=str(args.import_csv))
+            for warning in warnings:
                 print(f"warning: {warning}")
             print(f"imported; {len(enrollment.bindings())} bindings now")
             return 0
         return tap_mode(args, enrollment)
     except (EnrollError, OSError) as err:
-        print(f"arcana-table enroll: {err}", file=sys.stderr)
+        for line in str(err).splitlines():
+            print(f"arcana-table enroll: {line}", file=sys.stderr)
         return 2
+    except JournalError as err:  # a full disk: the import was one transaction, none of it kept
+        print(f"arcana-table enroll: {err}", file=sys.stderr)
+        return 1
     finally:
         journal.close()
 
