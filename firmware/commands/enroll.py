@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     except Exception as err:  # a broken catalog: its own precise message
         print(f"arcana-table enroll: {err}", file=sys.stderr)
         return 2
-    journal = state_dir.open_journal(args.state_dir, "enroll")
+    reading = (args.list or args.export_csv) and not args.import_csv  # never writes
+    journal = state_dir.open_journal(args.state_dir, "enroll", read_only=bool(reading))
     if journal is None:
         return 2
     from firmware.enrollment import Enrollment
