@@ -69,14 +69,36 @@ def connect_reader(path: Path, busy_s: float) -> sqlite3.Connection | None:
     """A read-only connection, or None when there is no journal file yet."""
     if not path.exists():
         return None
+    writer_open = Path(f"{path}-wal").exists()
     try:
-        db = sqlite3.connect(
-            f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=busy_s,
-            check_same_thread=False,
+        return _reader(path, busy_s, "mode=ro")
+    except sqlite3.Error as err:
+        cannot_write = (getattr(err, "sqlite_errorname", "") or "").startswith(
+            ("SQLITE_IOERR", "SQLITE_FULL", "SQLITE_CANTOPEN", "SQLITE_READONLY")
         )
-        _quick_check(db)
+        if not cannot_write or writer_open:
+            raise explain(path, err, busy_s) from err
+        for suffix in ("-wal", "-shm"):  # the empty ones this failed attempt made
+            made = Path(f"{path}{suffix}")
+            if made.exists() and made.stat().st_size == 0:
+                made.unlink()
+    # Even a reader of a WAL journal makes its -shm file; on a full disk (or a directory it
+    # cannot write) it cannot. No -wal file means no writer has the journal open, so the file
+    # is read as it stands.
+    try:
+        return _reader(path, busy_s, "mode=ro&immutable=1")
     except sqlite3.Error as err:
         raise explain(path, err, busy_s) from err
+
+
+def _reader(path: Path, busy_s: float, query: str) -> sqlite3.Connection:
+    uri = f"{path.resolve().as_uri()}?{query}"
+    db = sqlite3.connect(uri, uri=True, timeout=busy_s, check_same_thread=False)
+    try:
+        _quick_check(db)
+    except sqlite3.Error:
+        db.close()
+        raise
     return db
 
 

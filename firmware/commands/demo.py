@@ -9,6 +9,7 @@ frames are printed here as text art.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 import tempfile
@@ -107,9 +108,14 @@ def run(args: argparse.Namespace) -> int:
     cards = sorted(games.cards(None))
     games.bindings = {uid_for(card): card for card in cards[1::2]}  # the rest carry their id
     try:
+        scratch = (
+            contextlib.nullcontext(args.state_dir)
+            if args.state_dir
+            else tempfile.TemporaryDirectory(prefix="arcana-demo-")
+        )
         with (
-            tempfile.TemporaryDirectory(prefix="arcana-demo-") as scratch,
-            Tabletop(args.state_dir or scratch, games, written_ids=set(cards[0::2])) as top,
+            scratch as state,
+            Tabletop(state, games, written_ids=set(cards[0::2])) as top,
         ):
             for sentence in top.companion.set_asides:
                 print(f"arcana-table demo: {sentence}", file=sys.stderr)
