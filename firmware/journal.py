@@ -26,6 +26,7 @@ from firmware.journal_file import (
     busy_seconds,
     connect_reader,
     connect_writer,
+    journal_files,
     put_aside,
     remove_new,
     set_aside_files,
@@ -140,18 +141,17 @@ class Journal:
         except OSError as err:
             raise JournalError(f"cannot create the state directory {state_dir}: {err}") from err
         notice = None
-        existed = path.exists()
+        existed = journal_files(path)
         try:
             try:
                 connection = connect_writer(path, busy_s, SCHEMA)
             except JournalDamaged as err:
                 aside = put_aside(path, clock(), err.reason).name
                 notice = f"The journal {path.name} was damaged ({err.reason}); kept as {aside}."
-                existed = False
+                existed = set()
                 connection = connect_writer(path, busy_s, SCHEMA)
         except JournalError:
-            if not existed:  # a journal this open began (a full disk): leave no half file
-                remove_new(path)
+            remove_new(path, existed)  # a full disk: leave no half-made file behind
             raise
         return cls(path, connection, notice, clock)
 

@@ -69,7 +69,8 @@ def connect_reader(path: Path, busy_s: float) -> sqlite3.Connection | None:
     """A read-only connection, or None when there is no journal file yet."""
     if not path.exists():
         return None
-    writer_open = Path(f"{path}-wal").exists()
+    existed = journal_files(path)
+    writer_open = Path(f"{path}-wal") in existed
     try:
         return _reader(path, busy_s, "mode=ro")
     except sqlite3.Error as err:
@@ -78,10 +79,7 @@ def connect_reader(path: Path, busy_s: float) -> sqlite3.Connection | None:
         )
         if not cannot_write or writer_open:
             raise explain(path, err, busy_s) from err
-        for suffix in ("-wal", "-shm"):  # the empty ones this failed attempt made
-            made = Path(f"{path}{suffix}")
-            if made.exists() and made.stat().st_size == 0:
-                made.unlink()
+        remove_new(path, existed)  # the -wal and -shm this failed attempt made
     # Even a reader of a WAL journal makes its -shm file; on a full disk (or a directory it
     # cannot write) it cannot. No -wal file means no writer has the journal open, so the file
     # is read as it stands.
@@ -157,10 +155,15 @@ def put_aside(path: Path, now: float, reason: str) -> Path:
     return aside
 
 
-def remove_new(path: Path) -> None:
-    """Remove a journal file (and WAL) that the failed open itself created."""
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
+def journal_files(path: Path) -> set[Path]:
+    """The journal's files that exist now: the database, its WAL and shared-memory index."""
+    return {part for suffix in ("", "-wal", "-shm") if (part := Path(f"{path}{suffix}")).exists()}
+
+
+def remove_new(path: Path, existed: set[Path]) -> None:
+    """Remove the journal files a failed open made (not there before it began)."""
+    for part in journal_files(path) - existed:
+        part.unlink(missing_ok=True)
 
 
 def set_aside_files(path: Path) -> list[SetAside]:
