@@ -36,6 +36,7 @@ from firmware.journal_rows import (
     JournalError,
     SetAside,
     UnreadableGame,
+    known_game,
     read_game,
     read_object,
 )
@@ -279,12 +280,13 @@ class Journal:
     def setup(self, game: int) -> tuple[str, dict[str, Any]]:
         """The game's name and setup; KeyError if there is no such game, UnreadableGame if
         its row cannot be read."""
-        row = self._db.execute("SELECT game, setup FROM games WHERE id = ?", (game,)).fetchone()
+        row = self._db.execute(
+            "SELECT id, game, setup, started, finished, result FROM games WHERE id = ?", (game,)
+        ).fetchone()
         if row is None:
             raise KeyError(f"no game {game} in the journal")
-        if not isinstance(row[0], str) or not row[0]:
-            raise UnreadableGame(game, "its game name is missing")
-        return row[0], read_object(game, row[1], "setup")
+        entry = read_game(row)  # a bad start time or result sets the game aside too
+        return entry.game, read_object(game, row[2], "setup")
 
     def lines(self, game: int) -> list[dict[str, Any]]:
         """The game's accepted action lines in order (undone ones left out)."""
@@ -323,6 +325,7 @@ class Journal:
     def _read_games(self) -> list[GameEntry | SetAside]:
         kept = dict(((g, (r, a)) for g, r, a in self._set_aside_rows()))
         out: list[GameEntry | SetAside] = []
+        bad_lines = self._bad_lines()
         rows = self._db.execute(
             "SELECT id, game, setup, started, finished, result FROM games ORDER BY id"
         )
@@ -331,11 +334,32 @@ class Journal:
                 reason, at = kept[row[0]]
                 out.append(SetAside(f"game {row[0]}", reason, at))
                 continue
+            reason = bad_lines.get(row[0])
             try:
-                out.append(read_game(row))
+                entry = read_game(row)
             except UnreadableGame as err:
-                out.append(SetAside(f"game {row[0]}", err.reason, None))
+                reason = err.reason
+            else:
+                reason = reason or known_game(entry.game)
+            out.append(entry if reason is None else SetAside(f"game {row[0]}", reason, None))
         return out
+
+    def _bad_lines(self) -> dict[int, str]:
+        """Games with an action line that is not a JSON object, found by SQLite's JSON1
+        (fast enough for `history` over years of games); {} where JSON1 is missing."""
+        try:
+            rows = self._db.execute(
+                "SELECT game, seq, CASE WHEN typeof(line) != 'text' THEN 'text' "
+                "WHEN NOT json_valid(line) THEN 'JSON' ELSE 'a JSON object' END FROM lines "
+                "WHERE undone = 0 AND (typeof(line) != 'text' OR NOT json_valid(line) "
+                "OR json_type(line) != 'object') ORDER BY game, seq"
+            ).fetchall()
+        except sqlite3.OperationalError:
+            return {}
+        found: dict[int, str] = {}
+        for game, seq, what in rows:
+            found.setdefault(game, f"its line {seq} is not {what}")
+        return found
 
     def _set_aside_rows(self) -> list[tuple[int, str, float]]:
         try:

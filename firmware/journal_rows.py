@@ -83,6 +83,13 @@ def read_game(row: tuple[Any, ...]) -> GameEntry:
     return GameEntry(int(game_id), name, float(started), done, outcome)
 
 
+def known_game(name: str) -> str | None:
+    """None for a game the engine plays, else the reason (as the table would say it)."""
+    from engine.records import GAMES
+
+    return None if name in GAMES else f"this table does not play {name!r}"
+
+
 def _timestamp(game: int, value: Any, what: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise UnreadableGame(game, f"its {what} {value!r} is not a time")

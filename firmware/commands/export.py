@@ -27,15 +27,11 @@ def run(args: argparse.Namespace) -> int:
     with journal:
         games = journal.games()
         asides = {aside.what: aside.reason for aside in journal.set_aside()}
-        if args.game is not None and f"game {args.game}" in asides:
-            reason = asides[f"game {args.game}"]
-            print(f"arcana-table export: game {args.game} was set aside: {reason}", file=sys.stderr)
-            return 2
-        if not games:
+        if not games and args.game is None:
             print("the journal holds no game yet", file=sys.stderr)
             return 2
         number = args.game if args.game is not None else games[-1].id
-        if number not in {g.id for g in games}:
+        if number not in {g.id for g in games} and f"game {number}" not in asides:
             print(f"no game {number} in the journal (see arcana-table history)", file=sys.stderr)
             return 2
         try:
@@ -43,6 +39,9 @@ def run(args: argparse.Namespace) -> int:
         except UnreadableGame as err:
             print(f"arcana-table export: {err}", file=sys.stderr)
             return 2
+        if f"game {number}" in asides:  # readable rows: the record helps whoever mends it
+            reason = asides[f"game {number}"]
+            print(f"arcana-table export: game {number} was set aside: {reason}", file=sys.stderr)
     if args.output is None:
         sys.stdout.write(text)
     else:

@@ -4,10 +4,11 @@
 
 Run as its own process by tests/firmware/test_journal_full_disk.py, because a file-size limit
 (RLIMIT_FSIZE) applies to the whole process. The bot plays until the journal holds LINES
-action lines (a negative LINES counts back from the game's end: -1 is its last move), then the disk is made full: `fsize`
-lowers the limit to the journal's current size, `fill` writes a filler file until the
-filesystem (a small tmpfs) has no space left. The bot goes on trying for a few moves, every
-one of which must be refused; then the space comes back and the bot plays to the end.
+action lines (a negative LINES counts back from the game's end: -1 is its last move), then
+the disk is made full: `fsize` lowers the limit to the journal's current size, `fill` writes
+a filler file until the filesystem (a small tmpfs) has no space left. The bot goes on trying
+for a few moves, every one of which must be refused; then the space comes back and the bot
+plays to the end.
 
 Prints one JSON object: the sentences of the refusals, whether the refused moves changed the
 game or were acknowledged, how many actions the table acknowledged (its "ok" beeps: a beep is

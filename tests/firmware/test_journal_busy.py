@@ -71,7 +71,7 @@ def files(state) -> list[str]:
 
 
 def test_readers_read_while_another_process_holds_the_write_lock(held):
-    state, holder = held
+    state, _ = held
     before = files(state)
     history = arcana_table("history", "--state-dir", str(state))
     assert history.returncode == 0, history.stderr
