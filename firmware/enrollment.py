@@ -123,6 +123,8 @@ class Enrollment:
         if len(row) != 2:
             raise EnrollError(f"expected 2 fields (uid,card), found {len(row)}")
         uid, card = normalise_uid(row[0]), row[1].strip()
+        if not card:
+            raise EnrollError(f"tag {uid} has no card id")
         if not card.isprintable():
             raise EnrollError(f"{card!r} is not a card id")
         self.check_card(card)

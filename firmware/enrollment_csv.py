@@ -29,26 +29,28 @@ class CsvProblem(ValueError):
 def decode(data: bytes) -> str:
     """The file's text: UTF-8 (with or without BOM), UTF-16 with BOM, else cp1252."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return _decode(data, "utf-16")
+        return _decode(data, "utf-16", 0)
     if data.startswith(codecs.BOM_UTF8):
-        return _decode(data, "utf-8-sig")
+        return _decode(data, "utf-8", len(codecs.BOM_UTF8))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        return _decode(data, "cp1252")
+        return _decode(data, "cp1252", 0)
 
 
-def _decode(data: bytes, encoding: str) -> str:
+def _decode(data: bytes, encoding: str, skip: int) -> str:
     try:
-        return data.decode(encoding)
+        return data[skip:].decode(encoding)
     except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n" if encoding != "utf-16" else b"\n\x00") + 1
-        byte = data[err.start : err.start + 1].hex()
+        at = skip + err.start
+        newline = b"\n\x00" if data.startswith(codecs.BOM_UTF16_LE) else b"\x00\n"
+        line = data[:at].count(newline if encoding == "utf-16" else b"\n") + 1
+        byte = data[at : at + 1].hex()
         raise CsvProblem(line, f"byte 0x{byte} is not text in {_label(encoding)}") from None
 
 
 def _label(encoding: str) -> str:
-    return {"cp1252": "UTF-8 or cp1252", "utf-8-sig": "UTF-8", "utf-16": "UTF-16"}[encoding]
+    return {"cp1252": "UTF-8 or cp1252", "utf-8": "UTF-8", "utf-16": "UTF-16"}[encoding]
 
 
 def read_rows(data: bytes | str) -> list[tuple[int, list[str]]]:
