@@ -113,8 +113,9 @@ class Enrollment:
             seen[uid] = number
             pending[uid] = card
         if problems:
-            more = len(problems) - MAX_PROBLEMS
-            shown = problems[:MAX_PROBLEMS] + ([f"... and {more} more"] if more > 0 else [])
+            shown = problems[:MAX_PROBLEMS]
+            if len(problems) > MAX_PROBLEMS:
+                shown.append(f"{where}and {len(problems) - MAX_PROBLEMS} more problems")
             raise EnrollError("\n".join(shown))
         self.journal.bind_all(pending, self.catalog)
         return self._twice_bound(pending)

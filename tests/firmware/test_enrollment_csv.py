@@ -177,3 +177,33 @@ def test_any_bytes_import_completely_or_exit_2_naming_a_line_and_change_nothing(
         assert enrollment.journal.version() in (version, version + 1)
         assert set(before) <= set(enrollment.bindings())
         assert all(card in enrollment.cards for card in enrollment.bindings().values())
+
+
+@settings(
+    max_examples=max(FUZZ_EXAMPLES // 2, 1),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=CSV_BYTES)
+def test_the_command_exits_0_or_2_with_file_line_sentences_and_nothing_changed(
+    tmp_path, capsys, data
+):
+    state, source = tmp_path / "state", tmp_path / "tags.csv"
+    with Journal.open(state) as journal:
+        journal.bind_all({UID_B: "seer_orb"}, "res-arcana")
+        before = journal.bindings()
+    source.write_bytes(data)
+    code = cli.main(
+        ["enroll", "--game", "res-arcana", "--import", str(source), "--state-dir", str(state)]
+    )
+    out, err = capsys.readouterr()
+    with Journal.open(state) as journal:
+        after = journal.bindings()
+    if code == 2:
+        lines = err.splitlines()
+        assert lines and all(PROBLEM.match(line) for line in lines), err
+        assert all(line.startswith(f"arcana-table enroll: {source} line ") for line in lines)
+        assert after == before and out == ""
+    else:
+        assert code == 0 and out.endswith(f"imported; {len(after)} bindings now\n")
+        assert set(before) <= set(after)
