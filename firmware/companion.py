@@ -192,7 +192,7 @@ class Companion:
                 f"game {game_id} cannot be read: this table does not play {game!r}"
             ) from None
         try:
-            _, state, _ = load(self.journal.record(game_id).splitlines())
+            _, state, _ = load(self.journal.record(game_id))
         except RecordError as err:  # a journal written by an older engine?
             raise JournalError(f"game {game_id} no longer replays: {err}") from err
         controller.state = state

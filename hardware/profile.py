@@ -8,6 +8,8 @@ one address, bad values). The format is described in docs/hardware.md.
 
 from __future__ import annotations
 
+import difflib
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -165,6 +167,15 @@ class Profile:
     mux: MuxSpec | None = None
     display_lines: dict[str, int] = field(default_factory=dict, compare=False)
 
+    def missing(self) -> list[str]:
+        """What a table cannot play without and this profile lacks, one sentence each."""
+        lacks = []
+        if not self.readers:
+            lacks.append(f"{self.source} has no [[readers]]: a table needs at least one pad")
+        if not self.displays:
+            lacks.append(f"{self.source} has no [[displays]]: a table needs at least one screen")
+        return lacks
+
 
 def profile_names() -> list[str]:
     """The profiles shipped with the package."""
@@ -194,7 +205,14 @@ def parse_profile(text: str, *, source: str = "profile", name: str = "profile") 
         found = re.search(r"at line (\d+)", str(err))
         raise ProfileError(
             source, [(int(found[1]) if found else None, f"not TOML: {err}")]
-        ) from err
+        ) from None
+    except RecursionError:
+        raise ProfileError(source, [(None, "not TOML: nested too deeply")]) from None
+    except ValueError:  # tomllib's only other refusal: an integer of over 4,300 digits
+        raise ProfileError(source, [(None, "not TOML: a number far too long")]) from None
+    deep = _too_deep(data)
+    if deep is not None:
+        raise ProfileError(source, [(None, f"{deep}: nested deeper than {MAX_DEPTH} levels")])
     checker = _Checker(data, _Lines(text))
     profile = checker.profile(name, source)
     if checker.problems:
@@ -213,7 +231,7 @@ class _Lines:
         counts: dict[str, int] = {}
         keys: dict[str, int] = {}
         self.blocks[("", 0)] = (1, keys)
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(text.split("\n"), start=1):  # TOML's only line end
             header = self.HEADER.match(line)
             if header:
                 section = header[1]
@@ -267,10 +285,9 @@ class _Checker:
             found = [(0, value)]
         for index, entry in found:
             for key in sorted(set(entry) - KEYS[section]):
-                expected = ", ".join(sorted(KEYS[section]))
                 self.problem(
                     self.lines.of(section, index, key),
-                    f"unknown setting {key!r} in [{section}]; expected one of {expected}",
+                    f"unknown setting {key!r} in [{section}]; {_expected(key, KEYS[section])}",
                 )
         return found
 
@@ -293,18 +310,24 @@ class _Checker:
             if required:
                 self.problem(self.lines.of(section, index), f"[{section}] needs {key!r}")
             return default
-        value = entry[key]
+        value = written = entry[key]
         ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value, ok = float(value), True
+            # an integer past float's range is as unusable as inf
+            value, ok = (float(value) if abs(value) < 2**1000 else math.inf), True
+        if ok and kind is float and not math.isfinite(value):
+            # nan would pass every range check below
+            self.problem(line, f"{key} must be a finite number, not {_shown(written)}")
+            return default
         if not ok:
-            self.problem(line, f"{key} must be {_KIND_WORDS[kind]}, not {value!r}")
+            self.problem(line, f"{key} must be {_KIND_WORDS[kind]}, not {_shown(value)}")
             return default
         if choices is not None and value not in choices:
-            self.problem(line, f"{key} {value!r} is not one of {', '.join(map(str, choices))}")
+            shown = ", ".join(map(str, choices))
+            self.problem(line, f"{key} {_shown(value)} is not one of {shown}")
             return default
         if (low is not None and value < low) or (high is not None and value > high):
-            self.problem(line, f"{key} {value!r} is outside {low}..{high}")
+            self.problem(line, f"{key} {_shown(value)} is outside {low}..{high}")
             return default
         return value
 
@@ -353,7 +376,7 @@ class _Checker:
         for section in sorted(set(self.data) - SECTIONS):
             self.problem(
                 self.lines.of(section),
-                f"unknown section {section!r}; expected {', '.join(sorted(SECTIONS))}",
+                f"unknown section {section!r}; {_expected(section, SECTIONS)}",
             )
         table = dict(self.entries("table", many=False) or [(0, {})])[0]
         options = dict(
@@ -572,6 +595,34 @@ class _Checker:
         for pin, (user, line) in sorted(self.pins.items()):
             if pin in taken:
                 self.problem(line, f"duplicate pin GPIO{pin}: {user} and {taken[pin]}")
+
+
+MAX_DEPTH = 4  # [[readers]] -> reader -> kernel_buses -> number is 3 levels
+
+
+def _expected(key: str, known: set[str]) -> str:
+    """ "did you mean absence_s?" for a typo, else every key that may be there."""
+    close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else f"expected one of {', '.join(sorted(known))}"
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _too_deep(data: Any) -> str | None:
+    """The first place nested deeper than MAX_DEPTH levels (`readers[0].cs`), or None."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        value, place, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return place
+        if isinstance(value, dict):
+            stack.extend((v, f"{place}.{k}".lstrip("."), depth + 1) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, f"{place}[{i}]", depth + 1) for i, v in enumerate(value))
+    return None
 
 
 _KIND_WORDS = {

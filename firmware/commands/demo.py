@@ -16,6 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from firmware.commands.refusal import refuse
+
 CONTROLLERS = {
     "arcana": "firmware.controllers.arcana",
     "res-arcana": "firmware.controllers.resarcana",
@@ -121,8 +123,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"arcana-table demo: {sentence}", file=sys.stderr)
             result = Demo(top, args.quiet).play(bot)
     except (JournalError, OSError) as err:  # no journal at all: nothing was played
-        print(f"arcana-table demo: {err}", file=sys.stderr)
-        return 2
+        return refuse(f"arcana-table demo: {err}")
     except JournalStopped as err:
         print(f"arcana-table demo: {err} The demo stopped.", file=sys.stderr)
         return 1

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from firmware import state_dir
+from firmware.commands.refusal import refuse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -45,8 +46,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         cards, catalog = catalog_cards(args.game, args.catalog)
     except Exception as err:  # a broken catalog: its own precise message
-        print(f"arcana-table enroll: {err}", file=sys.stderr)
-        return 2
+        return refuse(f"arcana-table enroll: {err}")
     reading = (args.list or args.export_csv) and not args.import_csv  # never writes
     journal = state_dir.open_journal(args.state_dir, "enroll", read_only=bool(reading))
     if journal is None:
@@ -71,12 +71,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"imported; {len(enrollment.bindings())} bindings now")
             return 0
         return tap_mode(args, enrollment)
-    except (EnrollError, OSError) as err:
+    except (EnrollError, OSError) as err:  # one line per problem, each FILE line N: ...
         for line in str(err).splitlines():
-            print(f"arcana-table enroll: {line}", file=sys.stderr)
+            refuse(f"arcana-table enroll: {line}")
         return 2
     except JournalError as err:  # a full disk: the import was one transaction, none of it kept
-        print(f"arcana-table enroll: {err}", file=sys.stderr)
+        refuse(f"arcana-table enroll: {err}")
         return 1
     finally:
         journal.close()
@@ -95,10 +95,16 @@ def catalog_cards(game: str, catalog: str) -> tuple[dict[str, str], str]:
 
 
 def tap_mode(args: argparse.Namespace, enrollment: Any) -> int:
-    from hardware.profile import load_profile
+    from hardware.profile import ProfileError, load_profile
     from hardware.table import build_table
 
-    profile = load_profile(args.profile)
+    try:
+        profile = load_profile(args.profile)
+    except ProfileError as err:
+        print(err, file=sys.stderr)
+        return 2
+    if not profile.readers:
+        return refuse(f"arcana-table enroll: {profile.source} has no [[readers]] to tap tags on")
     with build_table(profile, emulated=args.emulated) as table:
         pad = args.pad or next(iter(table.readers))
         if pad not in table.readers:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from firmware import state_dir
+from firmware.commands.refusal import refuse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -45,5 +46,8 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
     else:
-        args.output.write_text(text, encoding="utf-8")
+        try:
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as err:  # a directory, a path under a file, no permission
+            return refuse(f"arcana-table export: cannot write {args.output} ({err.strerror})")
     return 0

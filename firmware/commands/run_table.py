@@ -11,6 +11,7 @@ import logging
 import sys
 
 from firmware import state_dir
+from firmware.commands.refusal import refuse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -41,12 +42,14 @@ def run(args: argparse.Namespace) -> int:
     except (ProfileError, OSError) as err:
         print(f"arcana-table run: {err}", file=sys.stderr)
         return 2
+    if profile.missing():  # no READY=1 for a table that cannot play
+        print(f"arcana-table run: {'; '.join(profile.missing())}", file=sys.stderr)
+        return 2
     games = TableGames.for_profile(profile, catalog=args.catalog)
     try:
         games.catalog  # noqa: B018 - validate the catalog before touching any device
     except Exception as err:  # CatalogError and file errors: one sentence, exit 2
-        print(f"arcana-table run: {err}", file=sys.stderr)
-        return 2
+        return refuse(f"arcana-table run: {err}")
     journal = state_dir.open_journal(args.state_dir, "run", announce=False)
     if journal is None:
         return 2

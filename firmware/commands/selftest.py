@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from firmware.commands.refusal import seconds
+
 PARTS = ("reader", "display", "button")
 
 
@@ -27,7 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--button-timeout",
-        type=float,
+        type=seconds,
         default=None,
         metavar="SECONDS",
         help="how long to wait for each button (default 10, or 1 when emulated)",

@@ -22,7 +22,7 @@ from typing import Any
 
 from PIL import Image
 
-from engine.records import replay
+from engine.records import replay, split
 from firmware.games import CONTROLLERS, TableGames
 from firmware.sim import views
 from firmware.tabletop import Tabletop
@@ -193,7 +193,7 @@ class SimTable:
             "box": views.card_box(game, self.games),
         }
         if companion.game_id is not None and companion.rules is not None and game is not None:
-            lines = self.top.journal.record(companion.game_id).splitlines()
+            lines = [line for line in split(self.top.journal.record(companion.game_id)) if line]
             out["record"] = views.public_record([json.loads(line) for line in lines], secret)
             out["result"] = views.redact(replay(lines), secret)
             out["view"] = views.redact(self._engine_view(game, controller_state, seat), secret)

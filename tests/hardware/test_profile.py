@@ -163,3 +163,41 @@ def test_the_example_in_the_hardware_guide_is_a_valid_profile(repo_root):
     assert profile.readers[0].irq == 4
     assert profile.displays[0].bus == 22  # channel 0's kernel bus
     assert (profile.encoder.a, profile.encoder.b) == (20, 21)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("[table]\nabsence_s = nan\n", "line 2: absence_s must be a finite number, not nan"),
+        ("[table]\nabsence_s = inf\n", "line 2: absence_s must be a finite number, not inf"),
+        ("[table]\nabsence_s = -0.5\n", "line 2: absence_s -0.5 is outside 0.0..10.0"),
+        ("[table]\nhold_s = -inf\n", "line 2: hold_s must be a finite number, not -inf"),
+        ("[table]\nhold_s = " + "9" * 400 + "\n",
+         "line 2: hold_s must be a finite number, not " + "9" * 37 + "..."),
+        ("[table]\nabsense_s = 0.2\n",
+         "line 2: unknown setting 'absense_s' in [table]; did you mean 'absence_s'?"),
+        ('[[buttons]]\nrole = "ok"\npin = 5\npul_up = true\n',
+         "line 4: unknown setting 'pul_up' in [buttons]; did you mean 'pull_up'?"),
+        ("[buzer]\npin = 12\n", "line 1: unknown section 'buzer'; did you mean 'buzzer'?"),
+        ("[table]\nname = " + "[" * 5000 + "]" * 5000 + "\n", "not TOML: nested too deeply"),
+        ("[table]\nname = [[[[[1]]]]]\n", "table.name[0][0][0]: nested deeper than 4 levels"),
+        ("[table]\nabsence_s = " + "9" * 5000 + "\n", "not TOML: a number far too long"),
+    ],
+)  # fmt: skip
+def test_hostile_values_are_one_sentence_each(body, expected):
+    lines = problems(body)
+    assert lines == [f"t.toml {expected}" if expected.startswith("line") else f"t.toml: {expected}"]
+
+
+def test_a_profile_says_which_parts_a_table_cannot_do_without():
+    assert parse_profile('[[buttons]]\nrole = "ok"\npin = 5\n', source="t.toml").missing() == [
+        "t.toml has no [[readers]]: a table needs at least one pad",
+        "t.toml has no [[displays]]: a table needs at least one screen",
+    ]
+    assert load_profile("minimal").missing() == []
+
+
+def test_line_numbers_count_newlines_only():
+    # U+2028 in a comment is no line end for TOML: the problem is still on line 3
+    (line,) = problems('[[buttons]] # a\u2028b\nrole = "ok"\npin = 40\n')
+    assert line.startswith("t.toml line 3: pin GPIO40")

@@ -138,7 +138,7 @@ def test_a_refused_tap_answers_409_with_the_sentence_the_oled_shows(sim):
         ("/api/tap", b"", "The request body must be a JSON object"),
         ("/api/tap", b'["stake-1", "seer_orb"]', "The request body must be a JSON object"),
         ("/api/tap", b'{"card": "seer_orb"}', "The request body lacks pad"),
-        ("/api/tap", b"\xff\xfe", "The request body is not valid JSON"),
+        ("/api/tap", b"\xff\xfe", "The request body is not UTF-8"),
         ("/api/button", b'{"name": "reset"}', "There is no button 'reset'"),
         ("/api/button", b'{"name": "undo", "held": "yes"}', '"held" must be true or false'),
         ("/api/button", b"{}", "The request body lacks name"),
