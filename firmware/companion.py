@@ -156,8 +156,7 @@ class Companion:
                 break
             except Exception as err:  # whatever the rows hold, the table must start
                 reason = str(err) if isinstance(err, JournalError) else _unreadable(game_id, err)
-                log.error("%s; set aside", reason)
-                self.set_asides.append(f"{reason}; set aside.")
+                self.set_asides.append(f"{reason}; set aside.")  # the caller logs or prints
                 if not self._set_aside(game_id, reason):
                     break
         if self.finished:

@@ -151,3 +151,25 @@ def test_on_a_full_disk_readers_read_and_a_writer_is_refused_keeping_all(disk):
     with Journal.open(state) as journal:
         assert journal.bindings() == {"04000000000001": "seer_orb"}  # all or nothing: nothing
         assert journal.lines(game) == [{"player": 0, "action": "pass"}]
+
+
+def test_demo_stops_at_the_first_refused_move_instead_of_spinning(tmp_path):
+    """The disk fills mid-game (a file-size limit of 64 KiB: a few moves' worth of WAL)."""
+    state = tmp_path / "state"
+
+    def tiny_disk() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (65536, resource.RLIM_INFINITY))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware", "demo", "--quiet", "--game", "res-arcana",
+         "--state-dir", str(state)],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, preexec_fn=tiny_disk,
+    )  # fmt: skip
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    [said] = [line for line in done.stderr.splitlines() if line.startswith("arcana-table demo")]
+    assert said.startswith("arcana-table demo: The journal could not save the last action")
+    assert said.endswith("The demo stopped.")
+    assert "final ranking" not in done.stdout
+    with Journal.open(state) as journal:  # what the demo showed as played is all there
+        [game] = journal.games()
+        assert game.finished is None and journal.lines(game.id)

@@ -200,3 +200,29 @@ def test_run_starts_and_tells_the_log_and_systemd_status(tmp_path, kind):
     assert status.startswith("STATUS=choosing a game; set aside: game 1 ") and reason in status
     assert "Traceback" not in log
     assert any(line.startswith("WARNING") and reason in line for line in log.splitlines())
+
+
+def test_sim_starts_on_a_journal_with_an_unreadable_game(tmp_path):
+    state = tmp_path / "state"
+    with Journal.open(state) as journal:
+        game = journal.start("res-arcana", SETUP)
+        journal.append(game, LINE)
+    db = sqlite3.connect(state / FILENAME)
+    with db:
+        db.execute("UPDATE lines SET line = 'not json' WHERE game = ?", (game,))
+    db.close()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "firmware", "sim", "--port", "0", "--state-dir", str(state)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        opened = process.stdout.readline()  # serving: it did not crash at start
+        process.terminate()
+        _, err = process.communicate(timeout=10)
+    finally:
+        process.kill()
+    assert opened.startswith("arcana-table sim: open http://")
+    assert err.startswith(f"arcana-table sim: game {game} cannot be read: its line 1 is not JSON")
+    assert "Traceback" not in err
