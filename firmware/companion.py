@@ -68,8 +68,9 @@ class Games(Protocol):
         """A screen saying which device is in trouble ("Reader stake-2 not answering")."""
         ...
 
-    def describe(self, line: dict[str, Any]) -> str:
-        """A few words for an action line, for the undo notice."""
+    def describe(self, line: dict[str, Any], before: Any = None) -> str:
+        """A few words for an action line, for the undo notice; `before` is the position the
+        line was played in (a card it laid face down there must not be named)."""
         ...
 
 
@@ -311,6 +312,7 @@ class Companion:
         if not redo and prompting is not None and prompting():
             self.controller.reset_prompt()  # Undo first cancels a half-entered choice
             return
+        previous = self.controller.state
         taken: list[dict[str, Any] | None] = []
         game_id = self.game_id
         write = self._redo if redo else lambda: self.journal.undo(game_id)
@@ -322,7 +324,8 @@ class Companion:
             return
         self._open_game(self.game_id)  # undo unfinished a finished game in the same write
         verb = "Redone" if redo else "Undone"
-        self._notify(self.status_role, f"{verb}: {self.games.describe(line)}")
+        before = previous if redo else self.controller.state  # where the line was played
+        self._notify(self.status_role, f"{verb}: {self.games.describe(line, before)}")
 
     def _redo(self) -> dict[str, Any] | None:
         """Put back the undone line; if it ends the game, finish it in the same write."""

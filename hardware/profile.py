@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hardware.buses import KINDS
 from hardware.display.spec import SPI_CLOCKS_HZ, DisplaySpec
 
 PROFILES = Path(__file__).resolve().parent / "profiles"
@@ -35,8 +36,8 @@ UART_PINS = {14: "UART TXD", 15: "UART RXD"}
 
 SECTIONS = {"table", "mux", "readers", "displays", "buttons", "buzzer", "encoder"}
 KEYS = {
-    "table": {"name", "absence_s", "one_field_at_a_time", "hold_s", "description"},
-    "mux": {"bus", "address", "kernel_buses"},
+    "table": {"name", "absence_s", "one_field_at_a_time", "hold_s", "description", "buses"},
+    "mux": {"bus", "address", "kernel", "kernel_buses"},
     "readers": {
         "role",
         "interface",
@@ -46,6 +47,7 @@ KEYS = {
         "cs",
         "irq",
         "reset",
+        "req",
         "port",
         "baudrate",
         "clock_hz",
@@ -87,18 +89,21 @@ class ProfileError(ValueError):
 
 @dataclass(frozen=True)
 class MuxSpec:
-    """A TCA9548A. With `kernel_buses` the kernel's i2c-mux driver owns it and channel n is
-    `/dev/i2c-{kernel_buses[n]}`; without, our code switches channels over `bus`."""
+    """A TCA9548A. With `kernel` the kernel's i2c-mux driver owns it and each channel is its
+    own `/dev/i2c-N`: N is read from sysfs when the table starts, or given per channel in
+    `kernel_buses` (which implies `kernel`); without, our code switches channels over `bus`."""
 
     bus: int = 1
     address: int = 0x70
     kernel_buses: tuple[int, ...] = ()
+    kernel: bool = False
 
 
 @dataclass(frozen=True)
 class ReaderSpec:
     """One PN532. SPI: `bus` is the port, `cs` its GPIO chip-select. I2C: `bus` as wired
-    (see `MuxSpec`), `address`, `mux_channel`. UART: `port`, `baudrate`."""
+    (see `MuxSpec`), `address`, `mux_channel`, `req` the GPIO to its P32 (H_REQ) wake-up
+    line. UART: `port`, `baudrate`."""
 
     role: str
     interface: str = "spi"
@@ -108,6 +113,7 @@ class ReaderSpec:
     cs: int | None = None
     irq: int | None = None
     reset: int | None = None
+    req: int | None = None
     port: str = "/dev/serial0"
     baudrate: int = 115_200
     clock_hz: int = 1_000_000
@@ -152,10 +158,13 @@ class EncoderSpec:
 
 @dataclass(frozen=True)
 class Profile:
-    """A checked table profile. `displays` hold the kernel bus each display is on."""
+    """A checked table profile. `displays` hold the kernel bus each display is on (or the
+    multiplexer channel whose bus is looked up at start). `buses` is the bus factory the
+    profile asks for ("real", "emulated"; None: real unless $ARCANA_TABLE_BUSES says)."""
 
     name: str
     source: str
+    buses: str | None = None
     absence_s: float = 0.3
     one_field_at_a_time: bool = True
     description: str = ""
@@ -384,6 +393,7 @@ class _Checker:
             description=self.value("table", 0, table, "description", str, ""),
             absence_s=self.value("table", 0, table, "absence_s", float, 0.3, low=0.0, high=10.0),
             one_field_at_a_time=self.value("table", 0, table, "one_field_at_a_time", bool, True),
+            buses=self.value("table", 0, table, "buses", str, None, choices=KINDS),
         )
         self.hold_s = self.value("table", 0, table, "hold_s", float, 1.0, low=0.05, high=10.0)
         self.mux = self.check_mux()
@@ -423,6 +433,7 @@ class _Checker:
         bus = self.value("mux", index, entry, "bus", int, 1, low=0, high=255)
         address = self.value("mux", index, entry, "address", int, 0x70, low=0x70, high=0x77)
         kernel = self.value("mux", index, entry, "kernel_buses", list, [])
+        driver = self.value("mux", index, entry, "kernel", bool, False)
         line = self.lines.of("mux", index, "kernel_buses")
         if kernel and (
             len(kernel) != 8
@@ -436,7 +447,7 @@ class _Checker:
                 "other than the multiplexer's own bus",
             )
             kernel = []
-        return MuxSpec(bus, address, tuple(kernel))
+        return MuxSpec(bus, address, tuple(kernel), kernel=driver or bool(kernel))
 
     def i2c_place(self, section, index, entry, user) -> tuple[int, int | None, int | None] | None:
         """(bus as wired, mux channel, kernel bus) of an I2C device; None if misplaced."""
@@ -453,6 +464,15 @@ class _Checker:
         kernel = self.mux.kernel_buses[channel] if self.mux.kernel_buses else None
         return bus, channel, kernel
 
+    def req_pin(self, index: int, entry: dict[str, Any], user: str, interface: str):
+        if "req" in entry and interface != "i2c":
+            self.problem(
+                self.lines.of("readers", index, "req"),
+                f"{user} is on {interface}; req (the PN532's H_REQ wake-up line) is for I2C",
+            )
+            return None
+        return self.pin("readers", index, entry, "req", user)
+
     def reader(self, index: int, entry: dict[str, Any]) -> ReaderSpec | None:
         role = self.value("readers", index, entry, "role", str, required=True, choices=PAD_ROLES)
         user = f"reader {entry.get('role', index + 1)}"
@@ -466,6 +486,7 @@ class _Checker:
             interface=interface,
             irq=irq,
             reset=reset,
+            req=self.req_pin(index, entry, user, interface),
             line=self.lines.of("readers", index),
         )
         if interface == "spi":
@@ -530,13 +551,14 @@ class _Checker:
             if None not in (bus, address):
                 line = self.lines.of("displays", index, "address")
                 self.address(bus, channel, address, user, line)
-            if channel is not None and kernel is None and self.mux is not None:
+            if channel is not None and self.mux is not None and not self.mux.kernel:
                 self.problem(
                     self.lines.of("displays", index, "mux_channel"),
-                    f"{user} is behind the multiplexer, which needs kernel_buses: luma "
-                    "reaches a channel as its own /dev/i2c-N",
+                    f"{user} is behind the multiplexer, which needs kernel = true in [mux]: "
+                    "luma reaches a channel as its own /dev/i2c-N",
                 )
             spec.update(
+                mux_channel=channel if kernel is None else None,
                 bus=kernel if kernel is not None else bus,
                 address=address,
                 clock_hz=v("clock_hz", int, 400_000, choices=(100_000, 400_000)),

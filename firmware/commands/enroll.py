@@ -95,8 +95,8 @@ def catalog_cards(game: str, catalog: str) -> tuple[dict[str, str], str]:
 
 
 def tap_mode(args: argparse.Namespace, enrollment: Any) -> int:
+    from firmware.commands import open_table, table_buses
     from hardware.profile import ProfileError, load_profile
-    from hardware.table import build_table
 
     try:
         profile = load_profile(args.profile)
@@ -105,7 +105,11 @@ def tap_mode(args: argparse.Namespace, enrollment: Any) -> int:
         return 2
     if not profile.readers:
         return refuse(f"arcana-table enroll: {profile.source} has no [[readers]] to tap tags on")
-    with build_table(profile, emulated=args.emulated) as table:
+    buses = table_buses(profile, "enroll", emulated=args.emulated)
+    table = open_table(profile, "enroll", buses) if buses else None
+    if table is None:
+        return 1 if buses else 2
+    with table:
         pad = args.pad or next(iter(table.readers))
         if pad not in table.readers:
             print(f"arcana-table enroll: no pad {pad}; this table has {', '.join(table.readers)}")

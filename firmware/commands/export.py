@@ -1,6 +1,8 @@
 """`arcana-table export [GAME]`: write a journalled game as a game record (JSON Lines).
 
-Without GAME, the most recent game. `arcana-table replay` reproduces what this writes.
+Without GAME, the most recent game. `arcana-table replay` reproduces what this writes, so the
+record names every card: an Arcana game in progress is exported with its face-down agents and
+kept tasks (and a note on stderr), as the owner's archive (docs/records.md, "Hidden cards").
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from pathlib import Path
 
 from firmware import state_dir
 from firmware.commands.refusal import refuse
+
+IN_PROGRESS = "its record names the face-down agents and kept tasks: show it to no player yet"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -43,6 +47,10 @@ def run(args: argparse.Namespace) -> int:
         if f"game {number}" in asides:  # readable rows: the record helps whoever mends it
             reason = asides[f"game {number}"]
             print(f"arcana-table export: game {number} was set aside: {reason}", file=sys.stderr)
+        entry = next((g for g in games if g.id == number), None)
+    if entry is not None and entry.result is None and entry.game == "arcana":
+        # The record names every card (replay needs them): it is the owner's archive.
+        print(f"note: game {number} is in progress; {IN_PROGRESS}", file=sys.stderr)
     if args.output is None:
         sys.stdout.write(text)
     else:

@@ -268,9 +268,11 @@ def test_face_down_agents_show_only_in_their_owners_hand(sim):
     assert agent not in shared_text(other)
     mine = sim.client.get(f"/api/state?seat={owner}")[1]
     assert agent in [item["card"] for item in mine["hand"]["secret"]["face_down"]]
-    # The record and the result still count the hidden agent, without naming it.
+    # The result counts the hidden agent, never lists it (not even as a null).
     stakes = public["result"]["stakes"]
-    assert sum(side.count(None) for stake in stakes for side in stake["agents"]) >= 1
+    assert sum(sum(stake["hidden"]) for stake in stakes) >= 1
+    assert not any(None in side for stake in stakes for side in stake["agents"])
+    assert all(isinstance(player["owned"], int) for player in public["result"]["players"])
 
 
 # -- tokens ----------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ arrives, the answer is never 5xx; a 4xx other than the table's 409 carries a sen
 changes nothing (the state answer, every screen's hash, the journal's files); and a request
 that breaks a rule of firmware/web/guard.py is refused, whatever else it holds.
 
-A few seconds each by default; ARCANA_TABLE_FUZZ_EXAMPLES=5000 for a longer run.
+A few seconds each by default; ARCANA_FUZZ_SCALE=50 for a longer run (50 times the examples).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 Sim = Any  # tests/sim/conftest.py's Sim
 
-EXAMPLES = int(os.environ.get("ARCANA_TABLE_FUZZ_EXAMPLES", "100"))
+EXAMPLES = 100 * int(os.environ.get("ARCANA_FUZZ_SCALE", "1"))
 TOKEN = "s3cret"
 # One simulator per test serves all its examples: state carries over, as on a table.
 FUZZ = settings(max_examples=EXAMPLES, deadline=None)
