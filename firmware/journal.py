@@ -8,6 +8,12 @@ action is taken); nothing is ever rewritten in place.
     journal = Journal.open(state_dir)
     game = journal.start("arcana", setup)
     journal.append(game, {"player": 0, "action": "agent", ...})   # durable when it returns
+    journal.append(game, last_line, result)     # the move that ends it, and the finish: one write
+    Journal.open(state_dir, read_only=True)     # history, export: never writes, never renames
+
+Opening (`journal_file.py`): only proven damage sets a file aside; a busy journal is waited
+for, then refused; a full disk is a sentence. Reading back (`journal_rows.py`): a game whose
+rows cannot be read is set aside alone (`set_aside_game`), and `set_aside()` lists it.
 """
 
 from __future__ import annotations
