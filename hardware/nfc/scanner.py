@@ -189,7 +189,8 @@ class Scanner:
             if pad.conflict and now - pad.conflict_seen >= self.absence_s:
                 pad.conflict = frozenset()
             for uid in uids:
-                if uid not in pad.seen:
+                # while a conflict is remembered, a tag read alone may be a flicker of the pair
+                if uid not in pad.seen and not pad.conflict:
                     card_id, detail = self._card_id(reader, uid)
                     pad.seen[uid] = now
                     events.append(TagEvent("placed", reader.name, uid, card_id, detail))

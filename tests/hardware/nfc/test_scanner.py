@@ -97,6 +97,54 @@ def test_a_second_tag_on_an_occupied_pad_is_a_conflict_and_the_first_stays(table
     assert run(scanner, clock, 20) == []  # A never left, B was never placed
 
 
+def test_two_tags_flickering_stay_one_conflict_and_neither_is_placed(table, clock):
+    """A second tag missed for a moment does not turn the conflict into a placed first tag."""
+    chips, scanner = table
+    chips[0].place(Ntag(A))
+    b = chips[0].place(Ntag(B))
+    assert kinds(scanner.cycle()) == [("conflict", "stake-0", f"{B}+{A}")]
+    for _ in range(10):  # B missed for 0.1 s < 0.3 s, then seen again, over and over
+        chips[0].remove(B)
+        clock.advance(0.05)
+        assert run(scanner, clock, 2) == []
+        chips[0].place(b)
+        assert run(scanner, clock, 1) == []
+
+
+@pytest.fixture
+def quarter(make_mux_table, clock):
+    """One pad whose absence time (0.25 s) the clock's steps reach exactly."""
+    _, chips, readers = make_mux_table(1)
+    scanner = Scanner(readers, absence_s=0.25, clock=clock)
+    yield chips[0], scanner
+    scanner.close()
+
+
+def test_a_tag_unseen_for_exactly_the_absence_time_is_removed(quarter, clock):
+    chip, scanner = quarter
+    chip.place(Ntag(A))
+    scanner.cycle()
+    clock.advance(0.125)
+    assert scanner.cycle() == []  # still there
+    chip.remove(A)
+    clock.advance(0.125)
+    assert scanner.cycle() == []  # 0.25 s since placed, but seen until 0.125 s ago
+    clock.advance(0.125)
+    assert kinds(scanner.cycle()) == [("removed", "stake-0", A)]  # exactly 0.25 s unseen
+
+
+def test_a_conflict_ends_exactly_the_absence_time_after_its_last_sight(quarter, clock):
+    chip, scanner = quarter
+    chip.place(Ntag(A))
+    chip.place(Ntag(B))
+    scanner.cycle()
+    chip.remove(B)
+    clock.advance(0.125)
+    assert scanner.cycle() == []  # still the conflict: A is not placed
+    clock.advance(0.125)
+    assert kinds(scanner.cycle()) == [("placed", "stake-0", A)]  # exactly 0.25 s since
+
+
 def test_a_mifare_classic_or_a_malformed_tag_is_placed_without_a_card_id(table, clock):
     chips, scanner = table
     chips[0].place(MifareClassic1K("deadbeef"))
