@@ -148,7 +148,9 @@ def report(work: Path, target: str) -> float:
     killed = sum(1 for s in counted.values() if s in KILLED)
     survivors = sorted(n for n, s in counted.items() if s not in KILLED)
     for name in survivors:
-        changed = [line for line in diff(work, name) if line[:2] in ("- ", "+ ")]
+        changed = [
+            line for line in diff(work, name)[2:] if line[:1] in "-+" and line[:3] != "+++"
+        ]
         print(f"\n{name} ({counted[name]})")
         print("\n".join(f"    {line}" for line in changed))
     stale = [n for n in known if n.startswith(module_prefix(target)) and n in statuses]

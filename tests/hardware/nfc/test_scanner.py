@@ -407,3 +407,64 @@ def test_the_scan_thread_is_a_named_daemon(make_mux_table):
     with ScanThread(Scanner(readers), lambda event: None):
         (thread,) = [t for t in threading.enumerate() if t.name == "nfc-scan"]
         assert thread.daemon
+
+
+def test_a_tag_taken_away_while_its_reader_is_down_is_removed_after_it_is_back(
+    make_mux_table, clock
+):
+    """Unknown is not absent: the absence time starts when the reader answers again."""
+    _, chips, readers = make_mux_table(1)
+    scanner = Scanner(readers, absence_s=0.25, clock=clock, backoff_s=0.125, max_backoff_s=0.125)
+    chips[0].place(Ntag(A))
+    scanner.cycle()
+    chips[0].fail("unplugged")
+    run(scanner, clock, 20, step=0.125)
+    chips[0].remove(A)
+    chips[0].recover()
+    back = run(scanner, clock, 2, step=0.125)
+    assert kinds(back) == [("reader_back", "stake-0", "")]
+    assert kinds(run(scanner, clock, 2, step=0.125)) == [("removed", "stake-0", A)]
+
+
+class StuckField(EmulatedPN532):
+    """A chip that, once `stuck`, never answers the command switching its field off."""
+
+    stuck = False
+
+    def _rf_configuration(self, params):
+        if self.stuck and bytes(params[:2]) == bytes([0x01, 0x00]):
+            return None, 0.0
+        return super()._rf_configuration(params)
+
+
+def test_a_tag_read_just_before_the_reader_fails_is_still_placed(clock):
+    i2c = EmulatedI2C()
+    chip = i2c.attach(StuckField(name="stake-0"))
+    scanner = Scanner([Reader.over_i2c(i2c, name="stake-0", timeout_s=0.02)], clock=clock)
+    chip.place(Ntag(A))
+    chip.stuck = True  # the poll reads A, then switching the field off times out
+    assert kinds(scanner.cycle()) == [("placed", "stake-0", A)]
+    assert scanner.health()["stake-0"].consecutive_failures == 1
+
+
+class Stalled(Scanner):
+    """A scanner whose cycle waits until `go` is set (a bus hanging mid-transfer)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.go, self.inside = threading.Event(), threading.Event()
+
+    def cycle(self) -> list[TagEvent]:
+        self.inside.set()
+        self.go.wait(10)
+        return []
+
+
+def test_stop_gives_up_after_its_timeout_and_says_so(make_mux_table):
+    _, _, readers = make_mux_table(1)
+    scanner = Stalled(readers)
+    thread = ScanThread(scanner, lambda event: None).start()
+    assert scanner.inside.wait(5)
+    assert thread.stop(timeout=0.05) is False  # still inside the hanging cycle
+    scanner.go.set()
+    assert thread.stop() is True
