@@ -38,6 +38,8 @@ TESTS = {
         "tests/firmware/test_minimal_table.py",
         "tests/firmware/arcana/test_failing_journal.py",
         "tests/firmware/arcana/test_turns.py",
+        "tests/firmware/test_companion_feedback.py",
+        "tests/firmware/test_enroll_at_the_table.py",
     ),
     "firmware/journal.py": (
         "tests/firmware/test_journal.py",

@@ -252,6 +252,7 @@ class Companion:
             self._refuse(str(err), self.status_role)
             return
         self.registry.bind(uid, card)
+        self.controller.accepted(())
         self._beep("ok")
 
     def _check_finished(self) -> None:

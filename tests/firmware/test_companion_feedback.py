@@ -1,0 +1,152 @@
+"""What the companion tells the table, and for how long: notices last NOTICE_SECONDS, device
+trouble shows where it can be seen, a journal that cannot write refuses with its sentence at
+every step (beginning a game, undo, enrolling a tag) and changes nothing.
+
+The failing journal is the table's own journal file opened read-only (a real SQLite
+connection whose every write fails, as on a card the kernel remounted read-only)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from firmware.companion import NOTICE_SECONDS
+from firmware.controllers.resarcana import Bot
+from firmware.events import Crowded, Tick, Trouble
+from firmware.games import TableGames
+from firmware.journal import Journal
+from firmware.screens import ChoiceScreen, RefusalScreen, render
+from firmware.tabletop import Tabletop
+from hardware.nfc.tags import Ntag
+
+CHOOSER = ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards"))
+CHOOSE_FIRST = RefusalScreen("Choose the game first: Select, then OK")
+
+
+def same(a, b) -> bool:
+    return a.size == b.size and a.convert("1").tobytes() == b.convert("1").tobytes()
+
+
+def read_only(journal: Journal) -> Journal:
+    db = sqlite3.connect(f"file:{journal.path}?mode=ro", uri=True, check_same_thread=False)
+    return Journal(journal.path, db)
+
+
+def cannot_save(journal: Journal) -> RefusalScreen:
+    return RefusalScreen(f"{journal.path.parent} is read-only: the last action was not saved.")
+
+
+@pytest.fixture
+def top(tmp_path):
+    with Tabletop(tmp_path, TableGames()) as table:
+        yield table
+
+
+def begun(top: Tabletop, bot: Bot) -> None:
+    for step in bot.setup_steps():
+        top.perform(step)
+
+
+def test_a_notice_lasts_exactly_its_seconds(top):
+    crowded = render(RefusalScreen("One card at a time, please"))
+    top.companion.handle(Crowded("stake-1"))
+    top.clock.advance(NOTICE_SECONDS - 0.5)
+    top.companion.handle(Tick())
+    assert same(top.screens()["stake-1"], crowded)  # still there just before the end
+    top.clock.advance(0.5)
+    top.companion.handle(Tick())
+    assert not same(top.screens()["stake-1"], crowded)  # gone at exactly NOTICE_SECONDS
+
+
+def test_reader_trouble_shows_on_its_pad_and_only_there(top):
+    status = top.screens()["status"]
+    top.companion.handle(Trouble("reader stake-2", "not answering"))
+    assert same(top.screens()["status"], status)  # the pad's own screen says it
+    assert not same(top.screens()["stake-2"], status)
+
+
+def test_trouble_with_a_device_that_has_no_screen_shows_on_the_status_screen(top):
+    top.companion.handle(Trouble("reader spare", "not answering"))
+    assert same(top.screens()["status"], render(RefusalScreen("Reader spare not answering")))
+
+
+def test_redo_with_nothing_undone_says_so(top):
+    begun(top, Bot(2, 2))
+    top.press("undo", held=True)
+    assert same(top.screens()["status"], render(RefusalScreen("Nothing to redo")))
+
+
+def test_mid_game_the_journal_keeps_the_game_unfinished(top):
+    bot = Bot(2, 2)
+    begun(top, bot)
+    for step in bot.next_steps(top.companion.controller.state):
+        top.perform(step)
+    assert top.journal.unfinished() == top.companion.game_id
+    assert not top.companion.finished
+
+
+def test_after_the_ranking_the_setup_starts_afresh(top):
+    bot = Bot(2, 2)
+    begun(top, bot)
+    while not top.companion.controller.is_over():
+        for step in bot.next_steps(top.companion.controller.state):
+            top.perform(step)
+    top.press("ok", held=True)
+    assert same(top.screens()["status"], render(CHOOSER))
+    top.tap("stake-0", "seer_orb")  # the setup's registry knows every game's cards
+    assert same(top.screens()["status"], render(CHOOSE_FIRST))
+    top.wait(NOTICE_SECONDS)
+    top.press("ok")  # OK picks Arcana now, it does not leave a ranking again
+    expected = ChoiceScreen("Arcana: variant?", ("Basic game", "Advanced game"), 0)
+    assert same(top.screens()["status"], render(expected))
+
+
+def test_a_game_the_journal_cannot_start_is_not_begun(top):
+    top.companion.journal = failing = read_only(top.journal)
+    try:
+        begun(top, Bot(2, 2))
+        assert same(top.screens()["status"], render(cannot_save(failing)))
+    finally:
+        failing.close()
+    assert top.companion.game_id is None and top.journal.games() == []
+    assert top.table.buzzer.played[-1] == "refused"
+
+
+def test_an_undo_the_journal_cannot_save_changes_nothing(top):
+    bot = Bot(2, 2)
+    begun(top, bot)
+    for step in bot.next_steps(top.companion.controller.state):
+        top.perform(step)
+    game, state = top.companion.game_id, top.companion.controller.state
+    lines = top.journal.lines(game)
+    top.companion.journal = failing = read_only(top.journal)
+    try:
+        top.press("undo")
+        assert same(top.screens()["status"], render(cannot_save(failing)))
+        top.wait(NOTICE_SECONDS)
+        top.press("undo", held=True)  # redo too
+        assert same(top.screens()["status"], render(cannot_save(failing)))
+    finally:
+        failing.close()
+    assert top.journal.lines(game) == lines and top.companion.controller.state == state
+
+
+def test_a_tag_the_journal_cannot_bind_stays_unknown(tmp_path):
+    with Tabletop(tmp_path, TableGames(), written_ids=False) as top:
+        for button in ("select", "select", "ok", "select", "ok"):  # enroll Res Arcana cards
+            top.press(button)
+        top.companion.journal = failing = read_only(top.journal)
+        try:
+            top.tap("stake-0", Ntag("04000000000001"))
+            assert same(top.screens()["status"], render(cannot_save(failing)))
+        finally:
+            failing.close()
+        assert top.companion.registry.card_for("04000000000001", None) is None
+        assert top.journal.bindings() == {}
+        assert top.table.buzzer.played[-1] == "refused"
+        top.companion.journal = top.journal
+        top.wait(NOTICE_SECONDS)
+        top.tap("stake-0", Ntag("04000000000001"))  # writable again: bound, with an ok beep
+        assert top.companion.registry.card_for("04000000000001", None) == "fire_mage"
+        assert top.table.buzzer.played[-1] == "ok"
