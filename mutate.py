@@ -50,6 +50,12 @@ TESTS = {
     "firmware/controllers/arcana": ("tests/firmware/arcana",),
     "firmware/controllers/resarcana": ("tests/firmware/resarcana",),
 }
+# Tests that cannot run inside mutmut's copy: this one starts a Python as user nobody whose
+# import of the trampolined journal fails inside mutmut ("No module named 'tomllib'" from
+# mutmut's config reader); the journal's other write-failure tests still run.
+DESELECT = (
+    "tests/firmware/test_journal.py::test_a_read_only_state_directory_gives_a_clear_message",
+)
 KILLED = {"killed", "timeout", "segfault", "caught by type check"}
 LOGGING = r"^\s*log\.(debug|info|warning|error|exception)\("
 
@@ -92,10 +98,14 @@ def scratch(target: str, tests: list[str]) -> Path:
         f"also_copy = {toml(list(ALSO_COPY))}",
         f"do_not_mutate_patterns = {toml([LOGGING])}",
         f"pytest_add_cli_args_test_selection = {toml(tests)}",
-        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]',
+        f"pytest_add_cli_args = {toml(['-p', 'no:cacheprovider', '-q', *deselected()])}",
     ]
     (work / "pyproject.toml").write_text("\n".join(lines) + "\n")
     return work
+
+
+def deselected() -> list[str]:
+    return [arg for test in DESELECT for arg in ("--deselect", test)]
 
 
 def toml(value: object) -> str:
