@@ -157,25 +157,49 @@ def report(work: Path, target: str) -> float:
             statuses[name] = status
     known = equivalents()
     counted = {n: s for n, s in statuses.items() if n not in known and s != "skipped"}
-    killed = sum(1 for s in counted.values() if s in KILLED)
-    survivors = sorted(n for n, s in counted.items() if s not in KILLED)
-    for name in survivors:
+    survivors, sql_case = [], 0
+    for name in sorted(n for n, s in counted.items() if s not in KILLED):
         changed = [
             line for line in diff(work, name)[2:] if line[:1] in "-+" and line[:3] != "+++"
         ]
+        if sql_in_another_case(changed):
+            del counted[name]
+            sql_case += 1
+            continue
+        survivors.append(name)
         print(f"\n{name} ({counted[name]})")
         print("\n".join(f"    {line}" for line in changed))
-    stale = [n for n in known if n.startswith(module_prefix(target)) and n in statuses]
-    listed_killed = [n for n in stale if statuses[n] in KILLED]
+    killed = sum(1 for s in counted.values() if s in KILLED)
+    listed = [n for n in known if n in statuses]
     ratio = killed / len(counted) if counted else 1.0
     print(
-        f"\n{target}: {len(statuses)} mutants, {len(statuses) - len(counted)} equivalent or "
-        f"skipped, {killed} of {len(counted)} killed: kill ratio {ratio:.1%}, "
-        f"{len(survivors)} survivors"
+        f"\n{target}: {len(statuses)} mutants, {len(listed)} listed as equivalent in "
+        f"docs/mutation.md, {sql_case} SQL in another letter case (equivalent), "
+        f"{len(statuses) - len(counted) - len(listed) - sql_case} skipped; "
+        f"{killed} of {len(counted)} killed: kill ratio {ratio:.1%}, {len(survivors)} survivors"
     )
-    for name in listed_killed:
-        print(f"docs/mutation.md lists {name} as equivalent, but the tests kill it: drop it")
+    for name in listed:
+        if statuses[name] in KILLED:
+            print(f"docs/mutation.md lists {name} as equivalent, but the tests kill it: drop it")
     return ratio
+
+
+SQL = re.compile(r"[\"'](SELECT|INSERT|UPDATE|DELETE|PRAGMA|ORDER BY|ON CONFLICT)\b", re.I)
+
+
+def sql_in_another_case(changed: list[str]) -> bool:
+    """True for a mutant that only changes the letter case of SQL text: SQLite reads keywords
+    and names in any case. Quoted values ('version') must stay as they were."""
+    old = [line[1:] for line in changed if line.startswith("-")]
+    new = [line[1:] for line in changed if line.startswith("+")]
+    if not old or len(old) != len(new):
+        return False
+    for before, after in zip(old, new, strict=True):
+        if before == after or before.lower() != after.lower() or not SQL.search(before):
+            return False
+        if re.findall(r"'[^']*'", before) != re.findall(r"'[^']*'", after):
+            return False
+    return True
 
 
 def module_prefix(target: str) -> str:
