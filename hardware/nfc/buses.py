@@ -11,6 +11,11 @@ on UART. Each bus models its wire time and adds it to the chip's counters and it
   reverses them; prefix bytes 0x02 status read, 0x01 data write, 0x03 data read.
 - UART: 10 bits a byte at `baudrate`; the chip ignores the 0x55 wake-up preamble.
 
+Built with `clock=` (a `ModelledClock` shared with the host's driver), a bus lets each transfer's
+wire time pass on that clock and hands the clock to the chips attached to it, which are then
+busy until their modelled time has passed. On I2C the PN532 also stretches the clock after
+every byte (`ChipTiming.i2c_stretch_s`).
+
 An absent or unplugged I2C device raises OSError(EREMOTEIO) like Linux does; `io_error`
 raises OSError(EIO) on any bus.
 """
@@ -22,7 +27,7 @@ import threading
 
 from digitalio import Direction
 
-from hardware.nfc.emulator import EmulatedPN532
+from hardware.nfc.emulator import EmulatedPN532, ModelledClock
 
 SPI_STATUS_READ = 0x02
 SPI_DATA_WRITE = 0x01
@@ -44,6 +49,15 @@ def _bus_error(chip: EmulatedPN532, address: int | None = None) -> OSError | Non
     if chip.fault == "unplugged" and address is not None:
         return OSError(errno.EREMOTEIO, f"no device answers at 0x{address:02x}")
     return None
+
+
+def _share_clock(clock: ModelledClock | None, chip: EmulatedPN532) -> None:
+    """Give `chip` the bus's clock; a chip cannot live on two clocks."""
+    if clock is None:
+        return
+    if chip.clock is not None and chip.clock is not clock:
+        raise ValueError(f"{chip.name} already runs on another bus's clock")
+    chip.clock = clock
 
 
 class EmulatedPin:
@@ -81,8 +95,9 @@ class EmulatedPin:
 class _Lockable:
     """busio's lock protocol: try_lock/unlock, and a context manager that deinits."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: ModelledClock | None = None) -> None:
         self._lock = threading.Lock()
+        self.clock = clock
         self.transactions = 0
         self.bytes_total = 0
         self.modelled_time_s = 0.0
@@ -113,6 +128,8 @@ class _Lockable:
         self.transactions += 1
         self.bytes_total += nbytes
         self.modelled_time_s += seconds
+        if self.clock is not None:
+            self.clock.sleep(seconds)  # the host is busy on the wire meanwhile
 
 
 class EmulatedTCA9548A:
@@ -122,6 +139,7 @@ class EmulatedTCA9548A:
         self.address = address
         self.mask = 0
         self.channels: list[dict[int, EmulatedPN532]] = [{} for _ in range(8)]
+        self._i2c = i2c
         i2c._attach_mux(self)
 
     def attach(self, channel: int, chip: EmulatedPN532, address: int = 0x24) -> EmulatedPN532:
@@ -130,6 +148,7 @@ class EmulatedTCA9548A:
             raise ValueError(f"a TCA9548A has channels 0..7, not {channel}")
         if address in self.channels[channel]:
             raise ValueError(f"channel {channel} already has a device at 0x{address:02x}")
+        _share_clock(self._i2c.clock, chip)
         self.channels[channel][address] = chip
         return chip
 
@@ -145,8 +164,8 @@ class EmulatedTCA9548A:
 class EmulatedI2C(_Lockable):
     """An I2C bus with PN532s at their addresses and optional TCA9548A multiplexers."""
 
-    def __init__(self, frequency: int = 400_000) -> None:
-        super().__init__()
+    def __init__(self, frequency: int = 400_000, *, clock: ModelledClock | None = None) -> None:
+        super().__init__(clock)
         self.frequency = frequency
         self._chips: dict[int, EmulatedPN532] = {}
         self._muxes: dict[int, EmulatedTCA9548A] = {}
@@ -155,6 +174,7 @@ class EmulatedI2C(_Lockable):
         """Wire `chip` directly on this bus at `address`."""
         if address in self._chips or address in self._muxes:
             raise ValueError(f"the bus already has a device at 0x{address:02x}")
+        _share_clock(self.clock, chip)
         self._chips[address] = chip
         return chip
 
@@ -163,8 +183,11 @@ class EmulatedI2C(_Lockable):
             raise ValueError(f"the bus already has a device at 0x{mux.address:02x}")
         self._muxes[mux.address] = mux
 
-    def _wire_time(self, nbytes: int) -> float:
-        return (2 + 9 * (1 + nbytes)) / self.frequency
+    def _wire_time(self, nbytes: int, target: object = None) -> float:
+        seconds = (2 + 9 * (1 + nbytes)) / self.frequency
+        if isinstance(target, EmulatedPN532):  # the PN532 stretches SCL after every byte
+            seconds += (1 + nbytes) * target.timing.i2c_stretch_s
+        return seconds
 
     def _target(self, address: int) -> EmulatedPN532 | EmulatedTCA9548A:
         if address in self._muxes:
@@ -194,7 +217,7 @@ class EmulatedI2C(_Lockable):
     def writeto(self, address: int, buffer, *, start: int = 0, end: int | None = None) -> None:
         data = bytes(buffer[start:end])
         target = self._target(address)
-        seconds = self._wire_time(len(data))
+        seconds = self._wire_time(len(data), target)
         self._count(1 + len(data), seconds)
         if isinstance(target, EmulatedTCA9548A):
             if data:
@@ -211,7 +234,10 @@ class EmulatedI2C(_Lockable):
         end = len(buffer) if end is None else end
         count = end - start
         target = self._target(address)
-        seconds = self._wire_time(count)
+        seconds = self._wire_time(count, target)
+        # Every PN532 I2C read starts with the status byte (sampled as the read begins); a
+        # longer read takes the frame.
+        ready = isinstance(target, EmulatedPN532) and target.ready
         self._count(1 + count, seconds)
         if isinstance(target, EmulatedTCA9548A):
             buffer[start:end] = bytes([target.mask]) * count
@@ -220,8 +246,6 @@ class EmulatedI2C(_Lockable):
         if error:
             raise error
         target.count(1, count, seconds)
-        # Every PN532 I2C read starts with the status byte; a longer read takes the frame.
-        ready = target.ready
         out = bytearray([0x01 if ready else 0x00])
         if count > 1 and ready:
             out += target.take_frame() or b""
@@ -246,8 +270,8 @@ class EmulatedI2C(_Lockable):
 class EmulatedSPI(_Lockable):
     """An SPI bus; each PN532 listens while its chip-select pin is low."""
 
-    def __init__(self, baudrate: int = 1_000_000) -> None:
-        super().__init__()
+    def __init__(self, baudrate: int = 1_000_000, *, clock: ModelledClock | None = None) -> None:
+        super().__init__(clock)
         self.baudrate = baudrate
         self.polarity = 0
         self.phase = 0
@@ -257,6 +281,7 @@ class EmulatedSPI(_Lockable):
         """Wire `chip` with its own chip-select line `cs`."""
         if any(pin is cs for _, pin in self._chips):
             raise ValueError(f"chip-select {cs.name} already serves another chip")
+        _share_clock(self.clock, chip)
         self._chips.append((chip, cs))
         return chip
 
@@ -272,8 +297,9 @@ class EmulatedSPI(_Lockable):
 
     def _transfer(self, out: bytes) -> bytes:
         seconds = 8 * len(out) / self.baudrate
-        self._count(len(out), seconds)
         selected = self._selected()
+        ready = len(selected) == 1 and selected[0].ready  # as the transfer begins
+        self._count(len(out), seconds)
         if len(selected) != 1:
             # Nobody (or two chips at once) drives MISO: the host reads noise.
             return (b"\x00" if not selected else b"\xff") * len(out)
@@ -286,13 +312,13 @@ class EmulatedSPI(_Lockable):
         chip.count(len(out), len(out), seconds)
         command = _REVERSED[out[0]] if out else None
         if command == SPI_STATUS_READ:
-            status = 0x01 if chip.ready else 0x00
+            status = 0x01 if ready else 0x00
             return bytes([0]) + bytes([_REVERSED[status]]) * (len(out) - 1)
         if command == SPI_DATA_WRITE:
             chip.host_write(bytes(out[1:]).translate(_REVERSED))
             return b"\x00" * len(out)
         if command == SPI_DATA_READ:
-            frame = (chip.take_frame() or b"").translate(_REVERSED)
+            frame = ((chip.take_frame() if ready else None) or b"").translate(_REVERSED)
             return (b"\x00" + frame)[: len(out)].ljust(len(out), b"\x00")
         return b"\x00" * len(out)  # a wake-up byte
 
@@ -321,8 +347,17 @@ class EmulatedSPI(_Lockable):
 class EmulatedUART:
     """A UART wired to one PN532 (HSU), 8N1 at `baudrate`."""
 
-    def __init__(self, chip: EmulatedPN532, baudrate: int = 115_200, timeout: float = 0.1):
+    def __init__(
+        self,
+        chip: EmulatedPN532,
+        baudrate: int = 115_200,
+        timeout: float = 0.1,
+        *,
+        clock: ModelledClock | None = None,
+    ) -> None:
+        _share_clock(clock, chip)
         self.chip = chip
+        self.clock = clock
         self.baudrate = baudrate
         self.timeout = timeout
         self.transactions = 0
@@ -334,6 +369,8 @@ class EmulatedUART:
         self.transactions += 1
         self.bytes_total += nbytes
         self.modelled_time_s += seconds
+        if self.clock is not None:
+            self.clock.sleep(seconds)
         return seconds
 
     def reset_counters(self) -> None:

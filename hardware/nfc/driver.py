@@ -1,9 +1,12 @@
 """The adafruit PN532 driver classes with the table's waiting policy; framing stays the driver's.
 
 Two things differ from the stock classes, both about time:
-- Waiting for the chip uses the IRQ line when one is wired (low = a frame is ready), so no
-  status-byte polling goes over the bus. (The stock I2C and SPI waits poll the status byte and
-  sleep 10 ms between tries.)
+- Waiting for the chip: with an IRQ line wired (low = a frame is ready) the wait watches the
+  pin in `IRQ_POLL_S` steps and sends nothing over the bus; without one it reads the status
+  byte (I2C, SPI) or the UART's input count and sleeps `STATUS_POLL_S` (10 ms, the stock
+  driver's pause) between tries. Either way the wait runs on a clock with `monotonic()` and
+  `sleep()`: the `time` module on the Pi, the emulator's `ModelledClock` in tests and the
+  bench, so a modelled host pays for its sleeps without sleeping.
 - The commands the driver sends while it is being built (SAMConfiguration with a 1 s timeout,
   GetFirmwareVersion with 0.5 s) use the reader's own short timeout, so re-initialising a reader
   that does not answer costs a bounded, short time and the other pads keep being scanned.
@@ -12,22 +15,34 @@ Two things differ from the stock classes, both about time:
 from __future__ import annotations
 
 import time
+from typing import Protocol
 
 from adafruit_pn532.i2c import PN532_I2C
-from adafruit_pn532.spi import PN532_SPI
+from adafruit_pn532.spi import PN532_SPI, reverse_bit
 from adafruit_pn532.uart import PN532_UART
 
 CMD_SAM_CONFIGURATION = 0x14
 CMD_GET_FIRMWARE_VERSION = 0x02
-IRQ_POLL_S = 0.0005
+IRQ_POLL_S = 0.0002  # a look at the IRQ pin costs microseconds and sends nothing
+STATUS_POLL_S = 0.01  # the stock driver's pause between status reads
+SPI_STATUS_READ = 0x02
+
+
+class HostClock(Protocol):
+    """What the waits need of a clock; the `time` module is one."""
+
+    def monotonic(self) -> float: ...
+
+    def sleep(self, seconds: float) -> None: ...
 
 
 class _TableWaits:
-    """Mixin: IRQ-driven waits and short timeouts for the commands run at construction."""
+    """Mixin: IRQ-or-status waits on an injectable clock, short timeouts at construction."""
 
     command_timeout_s = 0.1
     last_bus_error: OSError | None = None
     _irq = None
+    _clock: HostClock = time
 
     def _write_data(self, framebytes: bytes) -> None:
         # The driver turns a failed write into "no answer"; keep the error so it can be told.
@@ -38,15 +53,23 @@ class _TableWaits:
             raise
 
     def _wait_ready(self, timeout: float = 1) -> bool:
-        if self._irq is None:
-            return super()._wait_ready(timeout)
-        deadline = time.monotonic() + timeout
+        clock = self._clock
+        step = STATUS_POLL_S if self._irq is None else IRQ_POLL_S
+        deadline = clock.monotonic() + timeout
         while True:
-            if not self._irq.value:
+            if self._frame_waiting():
                 return True
-            if time.monotonic() >= deadline:
+            if clock.monotonic() >= deadline:
                 return False
-            time.sleep(IRQ_POLL_S)
+            clock.sleep(step)
+
+    def _frame_waiting(self) -> bool:
+        if self._irq is not None:
+            return not self._irq.value
+        return self._status_ready()
+
+    def _status_ready(self) -> bool:
+        raise NotImplementedError
 
     def SAM_configuration(self) -> None:
         """Normal mode, IRQ used, with the reader's timeout instead of the driver's 1 s."""
@@ -66,23 +89,56 @@ class _TableWaits:
 class TablePN532_I2C(_TableWaits, PN532_I2C):
     """PN532_I2C with the table's waits."""
 
-    def __init__(self, i2c, address: int = 0x24, *, timeout_s: float = 0.1, **pins) -> None:
+    def __init__(
+        self, i2c, address: int = 0x24, *, timeout_s: float = 0.1, clock: HostClock = time, **pins
+    ) -> None:
         self.command_timeout_s = timeout_s
+        self._clock = clock
         super().__init__(i2c, address, **pins)
+
+    def _status_ready(self) -> bool:
+        status = bytearray(1)
+        try:
+            with self._i2c:
+                self._i2c.readinto(status)
+        except OSError:
+            return False  # the stock driver retries too: a PN532 waking up may not answer
+        return status[0] == 0x01
 
 
 class TablePN532_SPI(_TableWaits, PN532_SPI):
     """PN532_SPI with the table's waits and SPI clock (the driver's device runs at 100 kHz)."""
 
-    def __init__(self, spi, cs, *, baudrate: int = 1_000_000, timeout_s: float = 0.1, **pins):
+    def __init__(
+        self,
+        spi,
+        cs,
+        *,
+        baudrate: int = 1_000_000,
+        timeout_s: float = 0.1,
+        clock: HostClock = time,
+        **pins,
+    ):
         self.command_timeout_s = timeout_s
+        self._clock = clock
         super().__init__(spi, cs, **pins)
         self._spi.baudrate = baudrate
 
+    def _status_ready(self) -> bool:
+        command = bytearray([reverse_bit(SPI_STATUS_READ), 0x00])
+        answer = bytearray(2)
+        with self._spi as spi:
+            spi.write_readinto(command, answer)
+        return reverse_bit(answer[1]) == 0x01
+
 
 class TablePN532_UART(_TableWaits, PN532_UART):
-    """PN532_UART with the table's short construction timeouts (no IRQ on HSU)."""
+    """PN532_UART with the table's waits and short construction timeouts (no IRQ on HSU)."""
 
-    def __init__(self, uart, *, timeout_s: float = 0.1, **pins) -> None:
+    def __init__(self, uart, *, timeout_s: float = 0.1, clock: HostClock = time, **pins) -> None:
         self.command_timeout_s = timeout_s
+        self._clock = clock
         super().__init__(uart, **pins)
+
+    def _status_ready(self) -> bool:
+        return self._uart.in_waiting > 0

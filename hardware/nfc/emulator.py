@@ -11,11 +11,14 @@ Like gpiozero's mock pins it has a test API: `place(tag)`, `remove(uid)`, `fail(
 `recover()`, and counters (`transactions`, `bytes_in`, `bytes_out`, `modelled_time_s`).
 
 Time is modelled, never slept: a frame's bus time is added by the bus that carried it, and the
-chip's own time (RF field start, passive activation attempts, tag exchanges; see `ChipTiming`)
-is added when a command is executed. The chip is ready at once, so the driver never waits for
-real; modelled time is what a host that notices readiness promptly (IRQ line or fine status
-polling) would spend. With the chip's default MxRtyPassiveActivation of 0xFF and an empty field,
-InListPassiveTarget never completes, as on the real chip.
+chip's own time (the ACK, the RF field's guard time, passive activation attempts, tag exchanges;
+see `ChipTiming`) is added when a command is executed. On a bus built with a `ModelledClock`
+(shared with the host's driver) the chip is busy until that time has passed on the clock: its
+status byte reads "not ready" and its IRQ line stays high until then, so a host that sleeps
+between status polls pays for its sleeps. Without a clock the chip answers at once and the time
+is only counted. With the chip's default MxRtyPassiveActivation of 0xFF and an empty field,
+InListPassiveTarget never completes, as on the real chip. Two or more stacked tags answer a
+request for two targets with 2, 1, 0 targets in turn (`stacked_answers`), as a real PN532 does.
 
     >>> chip = EmulatedPN532(name="stake-0")
     >>> _ = chip.place(Ntag("04a1b2c3d4e5f6"))
@@ -59,29 +62,87 @@ FAULT_MODES = CHIP_FAULTS + BUS_FAULTS
 DEFAULT_FIRMWARE = (0x32, 0x01, 0x06, 0x07)  # PN532, firmware 1.6, ISO 14443A/B and 18092
 
 
+class ModelledClock:
+    """Time that passes only when someone waits on it: the host's sleeps and the bus transfers.
+
+    The emulated buses, their chips and the reader's driver share one; it has the two calls of
+    the `time` module they use (`monotonic`, `sleep`), so a host on it never sleeps for real.
+
+        >>> clock = ModelledClock()
+        >>> clock.sleep(0.01)
+        >>> clock.monotonic()
+        0.01
+    """
+
+    def __init__(self, start: float = 0.0) -> None:
+        self.now = start
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            self.now += seconds
+
+
 @dataclass(frozen=True)
 class ChipTiming:
-    """The chip's own time per operation, in seconds (estimates; see docs/nfc.md)."""
+    """The chip's own time per operation, in seconds (estimates unless said; see docs/nfc.md)."""
 
+    ack_s: float = 0.0005  # from the end of a host frame to its ACK being ready
     command_s: float = 0.0001  # firmware turnaround for any command
-    field_on_s: float = 0.001  # RF field start and tag power-up before the first REQA
+    field_guard_s: float = 0.0051  # unmodulated field before the first REQA (ISO/IEC 14443-3)
     empty_attempt_s: float = 0.0015  # one passive activation attempt that finds no tag
     activation_s: float = 0.003  # REQA, anticollision and SELECT of one tag
     exchange_s: float = 0.0016  # one tag command with a 16-byte answer at 106 kbps
     write_s: float = 0.0045  # an NTAG page or MIFARE block write (EEPROM programming)
+    i2c_stretch_s: float = 0.00001  # SCL held low by the PN532 after each I2C byte
+
+
+@dataclass(frozen=True)
+class _Frame:
+    data: bytes
+    ready_at: float  # on the chip's clock; 0.0 without one
 
 
 class IrqLine:
-    """The PN532's IRQ output as a DigitalInOut-like input: low while a frame waits for the host."""
+    """The PN532's IRQ output as a DigitalInOut-like input (like the buses' `EmulatedPin`).
+
+    The chip drives it low when a frame is ready for the host and high again once the host has
+    read it (a short pulse when the next frame is ready already). `history` lists the levels it
+    took, `changes` the instants (on the chip's clock) at which it took them: a fall is dated
+    when the frame became ready, even if nobody looked.
+    """
 
     def __init__(self, chip: EmulatedPN532) -> None:
         self._chip = chip
+        self.name = f"IRQ {chip.name}"
         self.direction = None
         self.pull = None
+        self._level = True
+        self.history: list[bool] = []
+        self.changes: list[tuple[float, bool]] = []
 
     @property
     def value(self) -> bool:
-        return not self._chip.ready
+        self.drive()
+        return self._level
+
+    def drive(self, released: bool = False) -> None:
+        """Set the level the chip shows now (called by the chip whenever its queue changes);
+        `released`: the host has just read a frame, so the line goes high first."""
+        if released and not self._level:
+            self._change(True, self._chip.now())
+        level, since = self._chip.irq_level()
+        if level != self._level:
+            self._change(level, since)
+
+    def _change(self, level: bool, since: float) -> None:
+        self._level = level
+        if len(self.history) < 10_000:
+            since = max(since, self.changes[-1][0]) if self.changes else since
+            self.history.append(level)
+            self.changes.append((since, level))
 
     def switch_to_input(self, pull=None) -> None:
         self.pull = pull
@@ -125,7 +186,12 @@ class EmulatedPN532:
         self.name = name
         self.firmware = tuple(firmware)
         self.timing = timing or ChipTiming()
+        self.clock: ModelledClock | None = None  # given by the bus it is attached to
         self.tags: list[Tag] = []
+        # What successive requests for two targets list while two or more tags lie stacked.
+        self.stacked_answers: tuple[int, ...] = (2, 1, 0)
+        self._stack_turn = 0
+        self._out: collections.deque[_Frame] = collections.deque()
         self.irq = IrqLine(self)
         self.commands: collections.deque[tuple[int, bytes]] = collections.deque(maxlen=512)
         self.fault: str | None = None
@@ -164,6 +230,7 @@ class EmulatedPN532:
         self._fault_left = times
         self._out.clear()
         self._uart_stream.clear()
+        self.irq.drive()
 
     def recover(self) -> None:
         """End any injected fault; an unplugged chip comes back powered up afresh."""
@@ -185,9 +252,12 @@ class EmulatedPN532:
         self.rf_field = False
         self.max_retries = (0xFF, 0x01, 0xFF)  # MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
         self.sam_mode: int | None = None
+        self._field_on_at = 0.0
+        self._started_at = 0.0
         self._targets: dict[int, Tag] = {}
-        self._out: collections.deque[bytes] = collections.deque()
+        self._out.clear()
         self._uart_stream = bytearray()
+        self.irq.drive()
 
     @property
     def plugged(self) -> bool:
@@ -197,7 +267,26 @@ class EmulatedPN532:
     @property
     def ready(self) -> bool:
         """True when a frame waits for the host (the I2C/SPI status byte is 0x01)."""
-        return bool(self._out) or bool(self._uart_stream)
+        return bool(self._uart_stream) or self._head_ready()
+
+    def irq_level(self) -> tuple[bool, float]:
+        """(level of the IRQ line, since when): low while a frame is ready for the host."""
+        if self._uart_stream:
+            return False, self.now()
+        if self._head_ready():
+            return False, self._out[0].ready_at
+        return True, self.now()
+
+    def now(self) -> float:
+        """The chip's clock; 0.0 without one."""
+        return self.clock.monotonic() if self.clock is not None else 0.0
+
+    def _head_ready(self) -> bool:
+        return bool(self._out) and self._out[0].ready_at <= self.now()
+
+    def _queue(self, data: bytes, ready_at: float) -> None:
+        self._out.append(_Frame(data, ready_at))
+        self.irq.drive()
 
     # --- bus side -------------------------------------------------------------------------
 
@@ -209,25 +298,37 @@ class EmulatedPN532:
         self.modelled_time_s += seconds
 
     def take_frame(self) -> bytes | None:
-        """Hand the next waiting frame to the host (I2C and SPI read it whole)."""
-        return self._out.popleft() if self._out else None
+        """Hand the next frame to the host if it is ready (I2C and SPI read it whole)."""
+        if not self._head_ready():
+            return None
+        self.irq.drive()  # date the fall before the rise
+        frame = self._out.popleft().data
+        self.irq.drive(released=True)
+        return frame
 
     def read_stream(self, count: int) -> bytes:
-        """Up to `count` waiting bytes, as a UART delivers them."""
-        while len(self._uart_stream) < count and self._out:
-            self._uart_stream += self._out.popleft()
+        """Up to `count` ready bytes, as a UART delivers them."""
+        while len(self._uart_stream) < count and self._head_ready():
+            self._uart_stream += self._out.popleft().data
         out = bytes(self._uart_stream[:count])
         del self._uart_stream[:count]
         return out
 
     def waiting_bytes(self) -> int:
         """Bytes a UART host could read now."""
-        return len(self._uart_stream) + sum(len(frame) for frame in self._out)
+        now = self.now()
+        ready = 0
+        for frame in self._out:
+            if frame.ready_at > now:
+                break
+            ready += len(frame.data)
+        return len(self._uart_stream) + ready
 
     def discard_waiting(self) -> None:
         """The host flushed its UART input buffer."""
         self._uart_stream.clear()
         self._out.clear()
+        self.irq.drive()
 
     def host_write(self, data: bytes) -> None:
         """Receive bytes from the host: a command frame, an ACK (abort) or wake-up noise."""
@@ -236,6 +337,7 @@ class EmulatedPN532:
             return
         self._out.clear()
         self._uart_stream.clear()
+        self.irq.drive()
         if not payload or payload[0] != HOST_TFI or len(payload) < 2:
             return  # an ACK from the host aborts the current command
         command, params = payload[1], payload[2:]
@@ -243,24 +345,30 @@ class EmulatedPN532:
         fault = self._use_chip_fault()
         if fault == "no_answer":
             return
+        acked_at = self.now() + self.timing.ack_s if self.clock is not None else 0.0
+        self._started_at = acked_at  # the command runs once its ACK is out
+        self.busy_time_s += self.timing.ack_s
+        self.modelled_time_s += self.timing.ack_s
         if fault == "nak":
-            self._out.append(NACK)
+            self._queue(NACK, acked_at)
             return
-        self._out.append(ACK)
+        self._queue(ACK, acked_at)
         if fault == "busy":
             return
         answer, seconds = self._execute(command, params)
-        self.busy_time_s += self.timing.command_s + seconds
-        self.modelled_time_s += self.timing.command_s + seconds
+        seconds += self.timing.command_s
+        self.busy_time_s += seconds
+        self.modelled_time_s += seconds
         if answer is None:
             return  # still searching: the response never comes
+        answered_at = acked_at + seconds if self.clock is not None else 0.0
         if answer is SYNTAX_ERROR:
-            self._out.append(SYNTAX_ERROR)
+            self._queue(SYNTAX_ERROR, answered_at)
             return
         frame = bytearray(build_frame(bytes([CHIP_TFI, command + 1]) + answer))
         if fault == "bad_checksum":
             frame[-2] ^= 0x5A
-        self._out.append(bytes(frame))
+        self._queue(bytes(frame), answered_at)
 
     def _use_chip_fault(self) -> str | None:
         if self.fault not in CHIP_FAULTS:
@@ -308,7 +416,10 @@ class EmulatedPN532:
             return SYNTAX_ERROR, 0.0
         item = params[0]
         if item == RF_ITEM_FIELD:
-            self.rf_field = bool(params[1] & 0x01)
+            field_on = bool(params[1] & 0x01)
+            if field_on and not self.rf_field:
+                self._field_on_at = self._started_at
+            self.rf_field = field_on
             if not self.rf_field:
                 self._targets.clear()  # tags lose power with the field
         elif item == RF_ITEM_MAX_RETRIES:
@@ -319,18 +430,15 @@ class EmulatedPN532:
         if len(params) < 2 or params[0] not in (1, 2):
             return SYNTAX_ERROR, 0.0
         max_targets, baud = params[0], params[1]
-        seconds = 0.0
-        if not self.rf_field:
-            seconds += self.timing.field_on_s
-            self.rf_field = True
+        seconds = self._field_guard()
         self._targets.clear()
         in_field = self.tags if baud == 0x00 else []
-        if not in_field:
+        found = self._answering(in_field, max_targets)
+        if not found:
             retries = self.max_retries[2]
             if retries == 0xFF:
                 return None, seconds
             return b"\x00", seconds + (retries + 1) * self.timing.empty_attempt_s
-        found = in_field[:max_targets]
         seconds += len(found) * self.timing.activation_s
         if max_targets > len(found):
             seconds += self.timing.empty_attempt_s  # one look for another tag
@@ -341,6 +449,35 @@ class EmulatedPN532:
             out += bytes([number, tag.atqa >> 8, tag.atqa & 0xFF, tag.sak, len(tag.uid)])
             out += tag.uid
         return bytes(out), seconds
+
+    def _field_guard(self) -> float:
+        """Time before the first REQA: the guard time, or what is left of it since field-on."""
+        guard = self.timing.field_guard_s
+        if not self.rf_field:
+            self.rf_field = True
+            self._field_on_at = self._started_at
+            return guard
+        if self.clock is None:
+            return 0.0  # no clock: the field has been on for as long as anyone knows
+        return max(0.0, self._field_on_at + guard - self._started_at)
+
+    def _answering(self, in_field: list[Tag], max_targets: int) -> list[Tag]:
+        """The tags one activation lists: stacked tags list 2, 1, 0 in turn (`stacked_answers`).
+
+        With MxRtyPassiveActivation 0xFF the chip keeps trying, so a turn that lists nothing
+        passes to the next one (and a pattern of zeros finds nothing, ever).
+        """
+        if len(in_field) < 2:
+            self._stack_turn = 0
+            return in_field[:max_targets]
+        pattern = self.stacked_answers or (2,)
+        tries = len(pattern) if self.max_retries[2] == 0xFF else 1
+        for _ in range(tries):
+            count = pattern[self._stack_turn % len(pattern)]
+            self._stack_turn += 1
+            if count:
+                return in_field[: min(count, max_targets)]
+        return []
 
     def _in_data_exchange(self, params: bytes) -> tuple[bytes, float]:
         if len(params) < 2:
@@ -366,4 +503,12 @@ class EmulatedPN532:
         return b"\x00", 0.0
 
 
-__all__ = ["ChipTiming", "EmulatedPN532", "IrqLine", "Ntag", "build_frame", "parse_frame"]
+__all__ = [
+    "ChipTiming",
+    "EmulatedPN532",
+    "IrqLine",
+    "ModelledClock",
+    "Ntag",
+    "build_frame",
+    "parse_frame",
+]

@@ -16,7 +16,10 @@ buses in tests and the demo):
 
 After connecting, the reader sends RFConfiguration MaxRetries with a small passive-activation
 count, so an empty poll answers within a few milliseconds instead of never. Polls list up to two
-targets, so two tags on one pad are seen as two, not guessed as one.
+targets, so two tags on one pad are seen as two, not guessed as one. Pass the PN532's IRQ line
+as `irq=` wherever it is wired: the driver then waits on the pin instead of sleeping 10 ms
+between status reads. `clock=` is what the waits run on (`time` on the Pi; the emulated buses'
+`ModelledClock` in tests and the bench).
 
 Every failure of the chip or the bus raises `ReaderFault` (with a `kind`) and is counted in
 `health`; tag trouble (malformed NDEF, a tag that left) raises `TagError` and is not a fault of
@@ -28,13 +31,14 @@ from __future__ import annotations
 import contextlib
 import copy
 import errno
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from adafruit_pn532.adafruit_pn532 import BusyError
 
 from hardware.nfc import ndef
-from hardware.nfc.driver import TablePN532_I2C, TablePN532_SPI, TablePN532_UART
+from hardware.nfc.driver import HostClock, TablePN532_I2C, TablePN532_SPI, TablePN532_UART
 from hardware.nfc.mux import TCA9548A_ADDRESS, MuxChannel
 
 CMD_RF_CONFIGURATION = 0x32
@@ -180,12 +184,15 @@ class Reader:
         mux_address: int = TCA9548A_ADDRESS,
         timeout_s: float = 0.1,
         activation_retries: int = 1,
+        clock: HostClock = time,
     ) -> Reader:
         """A reader at `address` on `i2c`, optionally on `channel` of a TCA9548A."""
         bus = i2c if channel is None else MuxChannel(i2c, channel, mux_address)
 
         def connect():
-            return TablePN532_I2C(bus, address, timeout_s=timeout_s, irq=irq, reset=reset)
+            return TablePN532_I2C(
+                bus, address, timeout_s=timeout_s, clock=clock, irq=irq, reset=reset
+            )
 
         return cls(name, connect, activation_retries=activation_retries, timeout_s=timeout_s)
 
@@ -201,24 +208,32 @@ class Reader:
         baudrate: int = 1_000_000,
         timeout_s: float = 0.1,
         activation_retries: int = 1,
+        clock: HostClock = time,
     ) -> Reader:
         """A reader on `spi` selected by the DigitalInOut `cs`."""
 
         def connect():
             return TablePN532_SPI(
-                spi, cs, baudrate=baudrate, timeout_s=timeout_s, irq=irq, reset=reset
+                spi, cs, baudrate=baudrate, timeout_s=timeout_s, clock=clock, irq=irq, reset=reset
             )
 
         return cls(name, connect, activation_retries=activation_retries, timeout_s=timeout_s)
 
     @classmethod
     def over_uart(
-        cls, uart, *, name: str, reset=None, timeout_s: float = 0.1, activation_retries: int = 1
+        cls,
+        uart,
+        *,
+        name: str,
+        reset=None,
+        timeout_s: float = 0.1,
+        activation_retries: int = 1,
+        clock: HostClock = time,
     ) -> Reader:
         """A reader on a UART (PN532 HSU, 115200 baud by default)."""
 
         def connect():
-            return TablePN532_UART(uart, timeout_s=timeout_s, reset=reset)
+            return TablePN532_UART(uart, timeout_s=timeout_s, clock=clock, reset=reset)
 
         return cls(name, connect, activation_retries=activation_retries, timeout_s=timeout_s)
 

@@ -14,7 +14,9 @@
 Rules (docs/nfc.md has the reasoning):
 - a tag gives one `placed` when it arrives and one `removed` once unseen for `absence_s`;
   missed reads shorter than that change nothing, and a tag left on a pad never repeats;
-- two tags on one pad give one `conflict` (their UIDs), never a placed for either;
+- two tags on one pad give one `conflict` (their UIDs), never a placed for either: stacked
+  tags are listed 2, 1, 0 in turn, so nothing is placed until the conflict was last seen
+  `absence_s` ago;
 - a reader failing `fault_after` polls in a row gives `reader_fault`, is re-initialised with
   exponential back-off (`backoff_s` doubling up to `max_backoff_s`) while the others keep being
   polled, and gives `reader_back` when it answers again; its tags are neither placed nor
@@ -24,7 +26,11 @@ Rules (docs/nfc.md has the reasoning):
 
 from __future__ import annotations
 
+import collections
+import itertools
 import logging
+import math
+import statistics
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -35,6 +41,23 @@ from hardware.nfc.reader import PollResult, Reader, ReaderFault, ReaderHealth, T
 log = logging.getLogger(__name__)
 
 EVENT_KINDS = ("placed", "removed", "conflict", "reader_fault", "reader_back")
+SCAN_PAUSE_S = 0.02  # ScanThread's pause between cycles
+# A tag must stay unseen this many scan periods before it counts as removed: stacked tags are
+# listed 2, 1, 0 in turn (3 polls), plus one poll for a read missed on the way.
+ABSENCE_POLLS = 4
+PERIOD_WINDOW = 20  # cycles whose median period is checked against absence_s
+
+
+def absence_for(cycle_s: float, pause_s: float = SCAN_PAUSE_S) -> float:
+    """The shortest safe `absence_s` for a scan cycle of `cycle_s` seconds (see docs/nfc.md).
+
+    `ABSENCE_POLLS` scan periods (cycle plus the ScanThread's pause), rounded up to 50 ms:
+
+        >>> absence_for(0.058)
+        0.35
+    """
+    periods = ABSENCE_POLLS * (cycle_s + pause_s)
+    return math.ceil(round(periods * 20, 6)) / 20  # round() first: 0.3 / 0.05 is 5.999...
 
 
 @dataclass(frozen=True)
@@ -96,6 +119,8 @@ class Scanner:
         # health() may be asked from another thread while a ScanThread runs cycles.
         self._lock = threading.Lock()
         self._pending: list[TagEvent] = []
+        self._starts: collections.deque[float] = collections.deque(maxlen=PERIOD_WINDOW + 1)
+        self._absence_warned = False
         for reader in self.readers:
             if reader.health.state != "ok":  # absent from the start: say so, retry soon
                 pad = self._pads[reader.name]
@@ -105,12 +130,39 @@ class Scanner:
 
     def cycle(self) -> list[TagEvent]:
         """Poll every reader once, in order; return what changed."""
+        self._check_period(self.clock())
         with self._lock:
             events, self._pending = self._pending, []
         for reader in self.readers:
             with self._lock:
                 events += self._visit(reader)
         return events
+
+    @property
+    def period_s(self) -> float | None:
+        """The median time between the starts of the last cycles (pauses included), as the
+        scanner's clock measures it; None until PERIOD_WINDOW cycles have run."""
+        starts = list(self._starts)
+        if len(starts) <= PERIOD_WINDOW:
+            return None
+        return statistics.median(b - a for a, b in itertools.pairwise(starts))
+
+    def _check_period(self, now: float) -> None:
+        """Say once, with the fix, when the measured cycles are too slow for `absence_s`."""
+        self._starts.append(now)
+        period = self.period_s
+        if period is None or self._absence_warned:
+            return
+        needed = absence_for(period, pause_s=0.0)
+        if needed > self.absence_s:
+            self._absence_warned = True
+            log.warning(
+                "scan cycles take %.0f ms, so absence_s %.2f s is too short (stacked tags may "
+                "be placed, still tags removed): set absence_s = %.2f in the profile's [table]",
+                period * 1000,
+                self.absence_s,
+                needed,
+            )
 
     def health(self) -> dict[str, ReaderHealth]:
         """Each reader's health, with the time left before its next re-init while down."""
@@ -220,7 +272,7 @@ class ScanThread:
         self,
         scanner: Scanner,
         on_event: Callable[[TagEvent], None],
-        interval_s: float = 0.02,
+        interval_s: float = SCAN_PAUSE_S,
         name: str = "nfc-scan",
     ) -> None:
         self.scanner = scanner

@@ -33,6 +33,8 @@ FULL_TABLE_SELECTS = [
     ("stake-3", 16, 36),
     ("stake-4", 26, 37),
 ]
+FULL_TABLE_IRQS = [("stake-0", 4, 7), ("stake-1", 23, 16), ("stake-2", 24, 18)]
+FULL_TABLE_IRQS += [("stake-3", 25, 22), ("stake-4", 18, 12)]
 SPI_DISPLAY = """
 [[readers]]
 role = "main"
@@ -104,8 +106,11 @@ def test_full_table_readers_hang_on_their_chip_selects_and_share_spi0():
         box = texts(device_box(root, f"reader {role}"))
         assert f"SS \u2192 pin {pin} GPIO{gpio}" in box
         assert branches(root, data_pin=pin) == [f"reader {role} SS"]
+    for role, gpio, pin in FULL_TABLE_IRQS:  # each reader's IRQ line on a GPIO of its own
+        assert f"IRQ \u2192 pin {pin} GPIO{gpio}" in texts(device_box(root, f"reader {role}"))
+        assert branches(root, data_pin=pin) == [f"reader {role} IRQ"]
     roles = [role for role, _, _ in FULL_TABLE_SELECTS]
-    for pin, terminal in ((23, "SCK"), (21, "MISO"), (19, "MOSI"), (4, "VCC"), (20, "GND")):
+    for pin, terminal in ((23, "SCK"), (21, "MISO"), (19, "MOSI"), (4, "VCC")):
         assert branches(root, data_pin=pin) == [f"reader {role} {terminal}" for role in roles]
     assert "SCK \u2192 pin 23 GPIO11 SPI0 SCLK" in texts(device_box(root, "reader stake-0"))
     header = texts(root)
@@ -272,7 +277,11 @@ def test_the_text_table_lists_each_wire_and_each_pin_in_use():
     rows = {pin: (name, users) for pin, name, users in pin_rows(profile)}
     assert rows[36] == ("GPIO16", "reader stake-3 SS")  # a GPIO chip-select, not SPI1 CE2
     assert rows[3] == ("GPIO2 SDA1", "multiplexer SDA")
-    assert rows[14] == ("GND", "button select contact 2, button ok contact 2")
+    # ground from the GND pin nearest each device's first signal (a reader's IRQ, here)
+    assert rows[14] == (
+        "GND",
+        "reader stake-1 GND, reader stake-4 GND, button select contact 2, button ok contact 2",
+    )
 
 
 def test_the_command_writes_the_svg_and_prints_the_text(tmp_path, capsys):
