@@ -150,3 +150,20 @@ def test_a_tag_the_journal_cannot_bind_stays_unknown(tmp_path):
         top.tap("stake-0", Ntag("04000000000001"))  # writable again: bound, with an ok beep
         assert top.companion.registry.card_for("04000000000001", None) == "fire_mage"
         assert top.table.buzzer.played[-1] == "ok"
+
+
+def test_a_refusal_for_a_pad_without_a_screen_shows_on_the_status_screen(top):
+    top.companion.handle(Crowded("spare"))  # a reader with no display of its own
+    assert same(top.screens()["status"], render(RefusalScreen("One card at a time, please")))
+
+
+def test_holding_ok_at_the_next_games_chooser_chooses(top):
+    bot = Bot(2, 2)
+    begun(top, bot)
+    while not top.companion.controller.is_over():
+        for step in bot.next_steps(top.companion.controller.state):
+            top.perform(step)
+    top.press("ok", held=True)  # leaves the ranking
+    top.press("ok", held=True)  # now an OK like any other: Arcana
+    expected = ChoiceScreen("Arcana: variant?", ("Basic game", "Advanced game"), 0)
+    assert same(top.screens()["status"], render(expected))
