@@ -46,6 +46,12 @@ TESTS = {
         "tests/firmware/test_export_history.py",
         "tests/firmware/arcana/test_failing_journal.py",
     ),
+    "hardware/nfc/emulator.py": (
+        "tests/hardware/nfc/test_chip_commands.py",
+        "tests/hardware/nfc/test_driver_on_emulated_buses.py",
+        "tests/hardware/nfc/test_timing.py",
+        "tests/hardware/nfc/test_reader.py",
+    ),
     "firmware/controllers": ("tests/firmware/arcana", "tests/firmware/resarcana"),
     "firmware/controllers/arcana": ("tests/firmware/arcana",),
     "firmware/controllers/resarcana": ("tests/firmware/resarcana",),

@@ -167,3 +167,26 @@ def test_holding_ok_at_the_next_games_chooser_chooses(top):
     top.press("ok", held=True)  # now an OK like any other: Arcana
     expected = ChoiceScreen("Arcana: variant?", ("Basic game", "Advanced game"), 0)
     assert same(top.screens()["status"], render(expected))
+
+
+def test_in_a_game_a_card_of_the_other_game_is_unknown(top):
+    from firmware.screens import UnknownCardScreen
+
+    begun(top, Bot(2, 2))  # Res Arcana
+    top.tap("stake-0", "blades_agent_3")  # an Arcana card
+    assert same(top.screens()["stake-0"], render(UnknownCardScreen()))
+
+
+def test_redoing_the_final_move_ends_the_game_again(top):
+    bot = Bot(2, 2)
+    begun(top, bot)
+    while not top.companion.controller.is_over():
+        for step in bot.next_steps(top.companion.controller.state):
+            top.perform(step)
+    top.press("undo")
+    assert not top.companion.finished
+    top.press("undo", held=True)  # redo: the ranking again
+    assert top.companion.finished is True and top.companion.controller.is_over()
+    top.wait(NOTICE_SECONDS)
+    top.press("ok", held=True)  # and holding OK leaves it for the next game's setup
+    assert same(top.screens()["status"], render(CHOOSER))
