@@ -218,23 +218,42 @@ def main(argv: list[str]) -> int:
     parser.add_argument("tests", nargs="*", help="test paths (default: the target's tests)")
     parser.add_argument("--max-children", type=int, default=2, help="mutants run at once")
     parser.add_argument("--report-only", action="store_true", help="report the last run again")
+    parser.add_argument(
+        "--again",
+        action="store_true",
+        help="after adding tests: run only the last run's survivors again (the source unchanged)",
+    )
     args = parser.parse_args(argv)
     target = args.target.rstrip("/")
     if not (ROOT / target).exists() or Path(target).parts[0] not in PACKAGES:
         parser.error(f"{target} is not a package or module under {', '.join(PACKAGES)}")
     work = WORK / re.sub(r"[^\w.-]+", "-", target.strip("/"))
-    if not args.report_only:
+    run = [str(MUTMUT), "run", "--max-children", str(args.max_children)]
+    if args.again:
+        if not work.exists():
+            parser.error(f"no earlier run of {target} to repeat")
+        run += survivors(work)
+    elif not args.report_only:
         tests = args.tests or tests_for(target)
         print(f"mutating {target} against {' '.join(tests)} (log: {work / 'run.log'})")
         work = scratch(target, tests)
+    if args.again or not args.report_only:
         with open(work / "run.log", "w") as log:
-            run = [str(MUTMUT), "run", "--max-children", str(args.max_children)]
             done = subprocess.run(run, cwd=work, stdout=log, stderr=subprocess.STDOUT)
         if done.returncode != 0:
             print(f"mutmut failed ({done.returncode}); see {work / 'run.log'}", file=sys.stderr)
             return done.returncode
     report(work, target)
     return 0
+
+
+def survivors(work: Path) -> list[str]:
+    out = []
+    for line in mutmut(work, "results").splitlines():
+        name, _, status = line.strip().rpartition(": ")
+        if name and status not in KILLED and status != "skipped":
+            out.append(name)
+    return out
 
 
 if __name__ == "__main__":
