@@ -296,3 +296,13 @@ def test_the_journal_can_be_closed_from_another_thread(tmp_path):
     assert failures == []
     with Journal.open(tmp_path) as again:
         assert again.lines(game) == [line(0)]
+
+
+def test_any_other_write_failure_is_one_sentence_with_sqlites_reason(journal):
+    game = journal.start("res-arcana", SETUP)
+    journal._db.execute("DROP TABLE lines")  # a database someone else's tool has damaged
+    with pytest.raises(JournalError) as refused:
+        journal.append(game, line(0))
+    assert str(refused.value) == (
+        "The journal could not save the last action (no such table: lines)."
+    )
