@@ -11,6 +11,7 @@ from hardware.nfc.emulator import (
     FAULT_MODES,
     NACK,
     SYNTAX_ERROR,
+    ChipTiming,
     EmulatedPN532,
     build_frame,
     parse_frame,
@@ -219,3 +220,113 @@ def test_counters_add_up_and_reset(chip):
     chip.reset_counters()
     assert (chip.transactions, chip.bytes_in, chip.bytes_out, chip.modelled_time_s) == (0,) * 4
     assert chip.busy_time_s == 0.0
+
+
+def test_a_frame_is_built_byte_for_byte_as_the_manual_draws_it():
+    assert build_frame(bytes([0xD4, 0x02])) == bytes(
+        [0x00, 0x00, 0xFF, 0x02, 0xFE, 0xD4, 0x02, 0x2A, 0x00]
+    )
+
+
+def test_frames_are_found_and_checked_wherever_they_start_and_end():
+    frame = build_frame(bytes([0xD4, 0x02]))
+    assert parse_frame(frame[1:]) == bytes([0xD4, 0x02])  # no leading zero byte
+    assert parse_frame(frame[:-1]) == bytes([0xD4, 0x02])  # no postamble
+    assert parse_frame(frame[:-2]) is None  # no checksum: incomplete
+    assert parse_frame(frame[:4]) is None  # only the length
+    assert parse_frame(b"\x00\xff\x02") is None
+    assert parse_frame(ACK) == b"" and parse_frame(ACK[1:5]) == b""
+    assert parse_frame(build_frame(b"\xd4")) == b"\xd4"  # LEN 1, LCS 0xFF: not an ACK
+    assert parse_frame(b"\x01\x02\x03") is None
+
+
+TIMING = ChipTiming(  # whole numbers, so that times add up exactly
+    ack_s=1, command_s=10, exchange_s=100, write_s=1000, field_guard_s=0, activation_s=0,
+    empty_attempt_s=0,
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "params"),
+    [
+        (0x60, b""),
+        (SAM, b"\x01"),
+        (SAM, b"\x09"),
+        (GET_STATUS, b""),
+        (0x16, b"\x20"),  # PowerDown
+        (RF, bytes([0x05, 0xFF, 0x01, 0x00])),
+        (RF, b""),
+        (LIST, b"\x05"),
+        (EXCHANGE, b"\x01"),
+        (EXCHANGE, b"\x01\x30\x00"),  # no target listed: wrong context
+        (RELEASE, b"\x00"),
+        (RELEASE, b""),
+    ],
+)
+def test_commands_without_rf_work_cost_only_the_ack_and_the_turnaround(command, params):
+    chip = EmulatedPN532(timing=TIMING)
+    send(chip, command, params)
+    assert chip.busy_time_s == 11
+    send(chip, command, params)
+    assert chip.busy_time_s == 22  # it adds up
+
+
+def test_power_down_answers_its_status_byte():
+    assert answer(EmulatedPN532(), 0x16, b"\x20") == b"\x00"
+
+
+def test_a_tag_write_costs_the_eeprom_time_and_a_read_the_exchange_time():
+    chip = EmulatedPN532(timing=TIMING)
+    chip.place(Ntag(A))
+    listed(chip)
+    before = chip.busy_time_s
+    answer(chip, EXCHANGE, b"\x01" + NTAG_READ_PAGE_0)
+    assert chip.busy_time_s - before == 111
+    before = chip.busy_time_s
+    answer(chip, EXCHANGE, b"\x01" + bytes([0xA2, 0x10, 1, 2, 3, 4]))  # NTAG WRITE page 16
+    assert chip.busy_time_s - before == 1011
+    before = chip.busy_time_s
+    answer(chip, EXCHANGE, b"\x01" + bytes([0xA0, 0x10]))  # COMPATIBILITY WRITE, first part
+    assert chip.busy_time_s - before == 1011
+
+
+def test_a_one_byte_tag_command_is_relayed(chip):
+    chip.place(Ntag(A))
+    listed(chip)
+    assert send(chip, EXCHANGE, b"\x01\x60")[1] != SYNTAX_ERROR  # NTAG GET_VERSION
+
+
+def test_releasing_a_target_never_listed_is_harmless(chip):
+    chip.place(Ntag(A))
+    listed(chip)
+    assert answer(chip, RELEASE, b"\x02") == b"\x00"
+    assert answer(chip, EXCHANGE, b"\x01" + NTAG_READ_PAGE_0)[0] == 0x00
+
+
+def test_a_bad_checksum_fault_spoils_only_the_checksum_byte(chip):
+    good = send(chip, GET_FIRMWARE)[1]
+    chip.fail("bad_checksum")
+    bad = send(chip, GET_FIRMWARE)[1]
+    assert bad[:-2] == good[:-2] and bad[-1] == good[-1] and bad[-2] != good[-2]
+
+
+def test_a_fresh_chip_its_names_and_its_recovery(chip):
+    fresh = EmulatedPN532()
+    assert fresh.name == "pn532" and fresh.irq.name == "IRQ pn532"
+    assert fresh.fault is None and fresh.sam_mode is None
+    assert fresh.irq.direction is None and fresh.irq.pull is None
+    fresh.irq.switch_to_input(pull="up")
+    assert fresh.irq.pull == "up"
+    chip.fail("io_error")
+    chip.recover()
+    assert chip.fault is None
+    chip.fail("nak", times=1)
+    chip.recover()
+    assert send(chip, GET_FIRMWARE)[0] == ACK  # the count is gone with the fault
+
+
+def test_the_chip_remembers_its_last_512_commands(chip):
+    for n in range(513):
+        send(chip, SAM, bytes([1 + n % 4]))
+    assert len(chip.commands) == 512
+    assert chip.commands[0] == (SAM, bytes([1 + 1 % 4]))  # the first one fell out
