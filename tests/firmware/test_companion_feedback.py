@@ -190,3 +190,41 @@ def test_redoing_the_final_move_ends_the_game_again(top):
     top.wait(NOTICE_SECONDS)
     top.press("ok", held=True)  # and holding OK leaves it for the next game's setup
     assert same(top.screens()["status"], render(CHOOSER))
+
+
+def test_holding_ok_at_the_first_chooser_chooses(top):
+    top.press("ok", held=True)
+    expected = ChoiceScreen("Arcana: variant?", ("Basic game", "Advanced game"), 0)
+    assert same(top.screens()["status"], render(expected))
+
+
+def test_a_device_back_that_was_never_in_trouble_changes_nothing(top):
+    from firmware.events import Recovered
+
+    status = top.screens()["status"]
+    top.companion.handle(Recovered("reader stake-3"))
+    assert same(top.screens()["status"], status) and top.companion.troubles == {}
+
+
+def test_a_journal_found_damaged_at_start_says_so_on_the_status_screen(tmp_path):
+    from firmware.journal import FILENAME
+
+    (tmp_path / FILENAME).write_bytes(b"this is not a database at all" * 200)
+    with Tabletop(tmp_path, TableGames()) as top:
+        notice = top.journal.notice
+        assert notice.startswith(f"The journal {FILENAME} was damaged")
+        assert same(top.screens()["status"], render(RefusalScreen(notice)))
+        top.wait(NOTICE_SECONDS)
+        assert same(top.screens()["status"], render(CHOOSER))
+
+
+def test_a_game_that_no_longer_replays_is_named_on_the_status_screen(tmp_path):
+    with Journal.open(tmp_path) as journal:
+        game = journal.start(
+            "res-arcana",
+            {"players": ["A", "B"], "start_player": 0, "mages": ["fire_mage", "shadow_priest"]},
+        )
+        journal.append(game, {"player": 1, "action": "pass"})  # not player 1's turn
+    with Tabletop(tmp_path, TableGames()) as top:
+        why = top.journal.games()[0].result["abandoned"]
+        assert same(top.screens()["status"], render(RefusalScreen(why)))
