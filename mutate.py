@@ -42,7 +42,6 @@ TESTS = {
         "tests/firmware/test_enroll_at_the_table.py",
         "tests/firmware/test_minimal_table.py::test_holding_select_walks_the_roles_in_order_and_round",
         "tests/firmware/test_minimal_table.py::test_a_refusal_shows_on_the_one_screen_whatever_the_role",
-        "tests/firmware/test_minimal_table.py::test_a_128x32_screen_gets_its_own_layout",
     ),
     "firmware/journal.py": (
         "tests/firmware/test_journal.py",

@@ -228,3 +228,17 @@ def test_a_game_that_no_longer_replays_is_named_on_the_status_screen(tmp_path):
     with Tabletop(tmp_path, TableGames()) as top:
         why = top.journal.games()[0].result["abandoned"]
         assert same(top.screens()["status"], render(RefusalScreen(why)))
+
+
+def test_a_128x32_status_display_gets_frames_and_notices_of_its_size(tmp_path):
+    from hardware.profile import PROFILES, parse_profile
+
+    text = (PROFILES / "full-table.toml").read_text()
+    status = 'role = "status"\nchip = "ssd1306"'
+    text = text.replace(status, f"{status}\nheight = 32")
+    profile = parse_profile(text, source="short-status.toml", name="short-status")
+    with Tabletop(tmp_path, TableGames(), profile=profile) as top:
+        assert same(top.screens()["status"], render(CHOOSER, (128, 32)))
+        assert top.screens()["stake-0"].size == (128, 64)  # the others stay 128x64
+        top.tap("stake-0", "seer_orb")  # no game chosen: refused on the status screen
+        assert same(top.screens()["status"], render(CHOOSE_FIRST, (128, 32)))
