@@ -71,9 +71,10 @@ def test_a_malformed_or_unknown_command_gets_the_syntax_error_frame(chip, comman
     assert send(chip, command, params) == [ACK, SYNTAX_ERROR]
 
 
-def test_sam_configuration_sets_the_mode(chip):
-    assert answer(chip, SAM, b"\x01") == b""
-    assert chip.sam_mode == 1
+@pytest.mark.parametrize("mode", [1, 2, 3, 4])  # normal, virtual card, wired card, dual card
+def test_sam_configuration_sets_the_mode(chip, mode):
+    assert answer(chip, SAM, bytes([mode])) == b""
+    assert chip.sam_mode == mode
 
 
 def test_the_general_status_tells_the_field_and_the_targets(chip):
@@ -330,3 +331,16 @@ def test_the_chip_remembers_its_last_512_commands(chip):
         send(chip, SAM, bytes([1 + n % 4]))
     assert len(chip.commands) == 512
     assert chip.commands[0] == (SAM, bytes([1 + 1 % 4]))  # the first one fell out
+
+
+def test_listing_looks_once_more_only_when_it_found_fewer_tags_than_asked():
+    timing = ChipTiming(ack_s=0, command_s=0, field_guard_s=0, activation_s=100, empty_attempt_s=1)
+    chip = EmulatedPN532(timing=timing)
+    chip.place(Ntag(A))
+    answer(chip, RF, bytes([0x05, 0xFF, 0x01, 0x00]))
+    before = chip.busy_time_s
+    answer(chip, LIST, bytes([0x01, 0x00]))
+    assert chip.busy_time_s - before == 100  # one asked, one found
+    before = chip.busy_time_s
+    answer(chip, LIST, bytes([0x02, 0x00]))
+    assert chip.busy_time_s - before == 101  # two asked: one more look finds nothing
