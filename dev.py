@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
@@ -24,6 +25,10 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".arcana-table-installed"
 EXTRAS = "dev,sim"
+# The Pi's own libraries (gpiod, lgpio, rpi-lgpio, spidev), for the fake-Pi tests: Linux only,
+# and spidev is compiled, which takes a C compiler and Python's headers.
+PI_EXTRA = "pi"
+BUILD_PACKAGES = ("gcc", "python3-dev")
 DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM = Path(os.environ.get("ARCANA_TABLE_CHROMIUM", DEBIAN_CHROMIUM))
 
@@ -32,18 +37,45 @@ def _bin(name: str) -> Path:
     return VENV / ("Scripts" if os.name == "nt" else "bin") / name
 
 
-def _fingerprint() -> str:
+def _fingerprint(extras: str) -> str:
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
     digest.update(sys.version.encode())
-    digest.update(EXTRAS.encode())
+    digest.update(extras.encode())
     return digest.hexdigest()
 
 
-def ensure_venv() -> None:
+def _can_compile() -> bool:
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    return shutil.which("gcc") is not None and headers.exists()
+
+
+def extras(task: str) -> str:
+    """dev and sim; on Linux also pi when spidev can be compiled. For the tests, as root,
+    gcc and python3-dev are installed with apt-get first (as chromium is)."""
+    if not sys.platform.startswith("linux"):
+        return EXTRAS
+    is_root = getattr(os, "geteuid", lambda: -1)() == 0
+    if task == "test" and not _can_compile() and is_root and shutil.which("apt-get"):
+        print("installing gcc and Python's headers for the fake-Pi tests ...", file=sys.stderr)
+        subprocess.run(["apt-get", "update", "-qq"], check=True)
+        subprocess.run(["apt-get", "install", "-y", "-qq", *BUILD_PACKAGES], check=True)
+    if _can_compile():
+        return f"{EXTRAS},{PI_EXTRA}"
+    if task == "test":
+        print(
+            "The fake-Pi tests need the Pi's libraries, and spidev needs a compiler: run "
+            f"`sudo apt-get install -y {' '.join(BUILD_PACKAGES)}`, then this again.",
+            file=sys.stderr,
+        )
+    return EXTRAS
+
+
+def ensure_venv(task: str = "") -> None:
     """Create the virtual environment and install the project; a no-op when up to date."""
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py may be started by an older python3
         sys.exit(f"arcana-table needs Python 3.11 or newer; this is {sys.version.split()[0]}.")
-    wanted = _fingerprint()
+    chosen = extras(task)
+    wanted = _fingerprint(chosen)
     if STAMP.exists() and STAMP.read_text() == wanted and _bin("arcana-table").exists():
         return
     if not _bin("python").exists():
@@ -51,7 +83,7 @@ def ensure_venv() -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
     print("installing arcana-table and its dependencies into .venv ...", file=sys.stderr)
     pip = [str(_bin("python")), "-m", "pip", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "install", "-e", f"{ROOT}[{EXTRAS}]"], check=True)
+    subprocess.run([*pip, "install", "-e", f"{ROOT}[{chosen}]"], check=True)
     STAMP.write_text(wanted)
 
 
@@ -87,7 +119,7 @@ def main(argv: list[str]) -> int:
         return 0 if argv else 2
     task, rest = argv[0], argv[1:]
     command = TASKS.get(task, [task])
-    ensure_venv()
+    ensure_venv(task)
     if task == "test":
         ensure_chromium()
     executable = _bin(command[0])

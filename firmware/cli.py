@@ -10,8 +10,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 from firmware.commands import optional_module
+from firmware.commands.refusal import printable
 
 # name -> (module in firmware.commands, one line of help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -31,8 +33,16 @@ COMMANDS: dict[str, tuple[str, str]] = {
 EXIT_USAGE = 2
 
 
+class CommandParser(argparse.ArgumentParser):
+    """argparse, but a wrong argument is one line (`arcana-table sim: argument --port: ...`)
+    and exit 2, like every other refusal; the usage is one `--help` away."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, printable(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="arcana-table",
         description="A Raspberry Pi table companion for Arcana and Res Arcana.",
     )

@@ -68,8 +68,9 @@ class Games(Protocol):
         """A screen saying which device is in trouble ("Reader stake-2 not answering")."""
         ...
 
-    def describe(self, line: dict[str, Any]) -> str:
-        """A few words for an action line, for the undo notice."""
+    def describe(self, line: dict[str, Any], before: Any = None) -> str:
+        """A few words for an action line, for the undo notice; `before` is the position the
+        line was played in (a card it laid face down there must not be named)."""
         ...
 
 
@@ -158,7 +159,7 @@ class Companion:
         game, setup = self.journal.setup(game_id)
         rules, controller = self.games.game_controller(game, setup)
         try:
-            _, state, _ = load(self.journal.record(game_id).splitlines())
+            _, state, _ = load(self.journal.record(game_id))
         except RecordError as err:  # a journal written by an older engine?
             raise JournalError(f"game {game_id} no longer replays: {err}") from err
         controller.state = state
@@ -275,6 +276,7 @@ class Companion:
         if not redo and prompting is not None and prompting():
             self.controller.reset_prompt()  # Undo first cancels a half-entered choice
             return
+        previous = self.controller.state
         try:
             line = self.journal.redo(self.game_id) if redo else self.journal.undo(self.game_id)
         except JournalError as err:
@@ -287,7 +289,8 @@ class Companion:
         if not self.finished:
             self.journal.unfinish(self.game_id)  # taken back from its end: not history yet
         verb = "Redone" if redo else "Undone"
-        self._notify(self.status_role, f"{verb}: {self.games.describe(line)}")
+        before = previous if redo else self.controller.state  # where the line was played
+        self._notify(self.status_role, f"{verb}: {self.games.describe(line, before)}")
 
     # -- feedback -------------------------------------------------------------------------
     def _refuse(self, message: str, pad: str | None, pattern: str = "refused") -> None:

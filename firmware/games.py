@@ -44,6 +44,8 @@ VERBS = {
     "pass": "passed",
 }
 
+FACE_DOWN = "a face-down agent"
+
 CONTROLLERS = {
     "arcana": "firmware.controllers.arcana",
     "res-arcana": "firmware.controllers.resarcana",
@@ -141,15 +143,30 @@ class TableGames:
 
         return name(card) if card in CARDS else card
 
-    def describe(self, line: dict[str, Any]) -> str:
-        """A few words for an action line: "placed Blades agent 3 on stake 3"."""
+    def describe(self, line: dict[str, Any], before: Any = None) -> str:
+        """A few words for an action line: "placed Blades agent 3 on stake 3".
+
+        `before` is the position the line was played in: a card the line laid face down
+        there is not named ("placed a face-down agent on stake 2"), whoever reads it.
+        """
         action = str(line.get("action", "?"))
         words = [VERBS.get(action, action)]
         if "card" in line:
-            words.append(self.card_name(str(line["card"])))
+            card = str(line["card"])
+            hidden = card in _laid_face_down(line, before)
+            words.append(FACE_DOWN if hidden else self.card_name(card))
         if isinstance(line.get("stake"), int):
             words.append(f"on stake {line['stake'] + 1}")
         return " ".join(words)
 
     def trouble(self, message: str, size: tuple[int, int]) -> Image.Image:
         return render(DeviceTroubleScreen(message), size)
+
+
+def _laid_face_down(line: dict[str, Any], before: Any) -> frozenset[str]:
+    """The cards an Arcana line lays face down in the position `before` (none elsewhere)."""
+    from engine.arcana import State, decode_action, laid_face_down
+
+    if not isinstance(before, State):
+        return frozenset()
+    return laid_face_down(before, decode_action(line))

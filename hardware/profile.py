@@ -8,12 +8,15 @@ one address, bad values). The format is described in docs/hardware.md.
 
 from __future__ import annotations
 
+import difflib
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hardware.buses import KINDS
 from hardware.display.spec import SPI_CLOCKS_HZ, DisplaySpec
 
 PROFILES = Path(__file__).resolve().parent / "profiles"
@@ -33,8 +36,8 @@ UART_PINS = {14: "UART TXD", 15: "UART RXD"}
 
 SECTIONS = {"table", "mux", "readers", "displays", "buttons", "buzzer", "encoder"}
 KEYS = {
-    "table": {"name", "absence_s", "one_field_at_a_time", "hold_s", "description"},
-    "mux": {"bus", "address", "kernel_buses"},
+    "table": {"name", "absence_s", "one_field_at_a_time", "hold_s", "description", "buses"},
+    "mux": {"bus", "address", "kernel", "kernel_buses"},
     "readers": {
         "role",
         "interface",
@@ -44,6 +47,7 @@ KEYS = {
         "cs",
         "irq",
         "reset",
+        "req",
         "port",
         "baudrate",
         "clock_hz",
@@ -85,18 +89,21 @@ class ProfileError(ValueError):
 
 @dataclass(frozen=True)
 class MuxSpec:
-    """A TCA9548A. With `kernel_buses` the kernel's i2c-mux driver owns it and channel n is
-    `/dev/i2c-{kernel_buses[n]}`; without, our code switches channels over `bus`."""
+    """A TCA9548A. With `kernel` the kernel's i2c-mux driver owns it and each channel is its
+    own `/dev/i2c-N`: N is read from sysfs when the table starts, or given per channel in
+    `kernel_buses` (which implies `kernel`); without, our code switches channels over `bus`."""
 
     bus: int = 1
     address: int = 0x70
     kernel_buses: tuple[int, ...] = ()
+    kernel: bool = False
 
 
 @dataclass(frozen=True)
 class ReaderSpec:
     """One PN532. SPI: `bus` is the port, `cs` its GPIO chip-select. I2C: `bus` as wired
-    (see `MuxSpec`), `address`, `mux_channel`. UART: `port`, `baudrate`."""
+    (see `MuxSpec`), `address`, `mux_channel`, `req` the GPIO to its P32 (H_REQ) wake-up
+    line. UART: `port`, `baudrate`."""
 
     role: str
     interface: str = "spi"
@@ -106,6 +113,7 @@ class ReaderSpec:
     cs: int | None = None
     irq: int | None = None
     reset: int | None = None
+    req: int | None = None
     port: str = "/dev/serial0"
     baudrate: int = 115_200
     clock_hz: int = 1_000_000
@@ -150,10 +158,13 @@ class EncoderSpec:
 
 @dataclass(frozen=True)
 class Profile:
-    """A checked table profile. `displays` hold the kernel bus each display is on."""
+    """A checked table profile. `displays` hold the kernel bus each display is on (or the
+    multiplexer channel whose bus is looked up at start). `buses` is the bus factory the
+    profile asks for ("real", "emulated"; None: real unless $ARCANA_TABLE_BUSES says)."""
 
     name: str
     source: str
+    buses: str | None = None
     absence_s: float = 0.3
     one_field_at_a_time: bool = True
     description: str = ""
@@ -164,6 +175,15 @@ class Profile:
     encoder: EncoderSpec | None = None
     mux: MuxSpec | None = None
     display_lines: dict[str, int] = field(default_factory=dict, compare=False)
+
+    def missing(self) -> list[str]:
+        """What a table cannot play without and this profile lacks, one sentence each."""
+        lacks = []
+        if not self.readers:
+            lacks.append(f"{self.source} has no [[readers]]: a table needs at least one pad")
+        if not self.displays:
+            lacks.append(f"{self.source} has no [[displays]]: a table needs at least one screen")
+        return lacks
 
 
 def profile_names() -> list[str]:
@@ -194,7 +214,14 @@ def parse_profile(text: str, *, source: str = "profile", name: str = "profile") 
         found = re.search(r"at line (\d+)", str(err))
         raise ProfileError(
             source, [(int(found[1]) if found else None, f"not TOML: {err}")]
-        ) from err
+        ) from None
+    except RecursionError:
+        raise ProfileError(source, [(None, "not TOML: nested too deeply")]) from None
+    except ValueError:  # tomllib's only other refusal: an integer of over 4,300 digits
+        raise ProfileError(source, [(None, "not TOML: a number far too long")]) from None
+    deep = _too_deep(data)
+    if deep is not None:
+        raise ProfileError(source, [(None, f"{deep}: nested deeper than {MAX_DEPTH} levels")])
     checker = _Checker(data, _Lines(text))
     profile = checker.profile(name, source)
     if checker.problems:
@@ -213,7 +240,7 @@ class _Lines:
         counts: dict[str, int] = {}
         keys: dict[str, int] = {}
         self.blocks[("", 0)] = (1, keys)
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(text.split("\n"), start=1):  # TOML's only line end
             header = self.HEADER.match(line)
             if header:
                 section = header[1]
@@ -267,10 +294,9 @@ class _Checker:
             found = [(0, value)]
         for index, entry in found:
             for key in sorted(set(entry) - KEYS[section]):
-                expected = ", ".join(sorted(KEYS[section]))
                 self.problem(
                     self.lines.of(section, index, key),
-                    f"unknown setting {key!r} in [{section}]; expected one of {expected}",
+                    f"unknown setting {key!r} in [{section}]; {_expected(key, KEYS[section])}",
                 )
         return found
 
@@ -293,18 +319,24 @@ class _Checker:
             if required:
                 self.problem(self.lines.of(section, index), f"[{section}] needs {key!r}")
             return default
-        value = entry[key]
+        value = written = entry[key]
         ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value, ok = float(value), True
+            # an integer past float's range is as unusable as inf
+            value, ok = (float(value) if abs(value) < 2**1000 else math.inf), True
+        if ok and kind is float and not math.isfinite(value):
+            # nan would pass every range check below
+            self.problem(line, f"{key} must be a finite number, not {_shown(written)}")
+            return default
         if not ok:
-            self.problem(line, f"{key} must be {_KIND_WORDS[kind]}, not {value!r}")
+            self.problem(line, f"{key} must be {_KIND_WORDS[kind]}, not {_shown(value)}")
             return default
         if choices is not None and value not in choices:
-            self.problem(line, f"{key} {value!r} is not one of {', '.join(map(str, choices))}")
+            shown = ", ".join(map(str, choices))
+            self.problem(line, f"{key} {_shown(value)} is not one of {shown}")
             return default
         if (low is not None and value < low) or (high is not None and value > high):
-            self.problem(line, f"{key} {value!r} is outside {low}..{high}")
+            self.problem(line, f"{key} {_shown(value)} is outside {low}..{high}")
             return default
         return value
 
@@ -353,7 +385,7 @@ class _Checker:
         for section in sorted(set(self.data) - SECTIONS):
             self.problem(
                 self.lines.of(section),
-                f"unknown section {section!r}; expected {', '.join(sorted(SECTIONS))}",
+                f"unknown section {section!r}; {_expected(section, SECTIONS)}",
             )
         table = dict(self.entries("table", many=False) or [(0, {})])[0]
         options = dict(
@@ -361,6 +393,7 @@ class _Checker:
             description=self.value("table", 0, table, "description", str, ""),
             absence_s=self.value("table", 0, table, "absence_s", float, 0.3, low=0.0, high=10.0),
             one_field_at_a_time=self.value("table", 0, table, "one_field_at_a_time", bool, True),
+            buses=self.value("table", 0, table, "buses", str, None, choices=KINDS),
         )
         self.hold_s = self.value("table", 0, table, "hold_s", float, 1.0, low=0.05, high=10.0)
         self.mux = self.check_mux()
@@ -400,6 +433,7 @@ class _Checker:
         bus = self.value("mux", index, entry, "bus", int, 1, low=0, high=255)
         address = self.value("mux", index, entry, "address", int, 0x70, low=0x70, high=0x77)
         kernel = self.value("mux", index, entry, "kernel_buses", list, [])
+        driver = self.value("mux", index, entry, "kernel", bool, False)
         line = self.lines.of("mux", index, "kernel_buses")
         if kernel and (
             len(kernel) != 8
@@ -413,7 +447,7 @@ class _Checker:
                 "other than the multiplexer's own bus",
             )
             kernel = []
-        return MuxSpec(bus, address, tuple(kernel))
+        return MuxSpec(bus, address, tuple(kernel), kernel=driver or bool(kernel))
 
     def i2c_place(self, section, index, entry, user) -> tuple[int, int | None, int | None] | None:
         """(bus as wired, mux channel, kernel bus) of an I2C device; None if misplaced."""
@@ -430,6 +464,15 @@ class _Checker:
         kernel = self.mux.kernel_buses[channel] if self.mux.kernel_buses else None
         return bus, channel, kernel
 
+    def req_pin(self, index: int, entry: dict[str, Any], user: str, interface: str):
+        if "req" in entry and interface != "i2c":
+            self.problem(
+                self.lines.of("readers", index, "req"),
+                f"{user} is on {interface}; req (the PN532's H_REQ wake-up line) is for I2C",
+            )
+            return None
+        return self.pin("readers", index, entry, "req", user)
+
     def reader(self, index: int, entry: dict[str, Any]) -> ReaderSpec | None:
         role = self.value("readers", index, entry, "role", str, required=True, choices=PAD_ROLES)
         user = f"reader {entry.get('role', index + 1)}"
@@ -443,6 +486,7 @@ class _Checker:
             interface=interface,
             irq=irq,
             reset=reset,
+            req=self.req_pin(index, entry, user, interface),
             line=self.lines.of("readers", index),
         )
         if interface == "spi":
@@ -507,13 +551,14 @@ class _Checker:
             if None not in (bus, address):
                 line = self.lines.of("displays", index, "address")
                 self.address(bus, channel, address, user, line)
-            if channel is not None and kernel is None and self.mux is not None:
+            if channel is not None and self.mux is not None and not self.mux.kernel:
                 self.problem(
                     self.lines.of("displays", index, "mux_channel"),
-                    f"{user} is behind the multiplexer, which needs kernel_buses: luma "
-                    "reaches a channel as its own /dev/i2c-N",
+                    f"{user} is behind the multiplexer, which needs kernel = true in [mux]: "
+                    "luma reaches a channel as its own /dev/i2c-N",
                 )
             spec.update(
+                mux_channel=channel if kernel is None else None,
                 bus=kernel if kernel is not None else bus,
                 address=address,
                 clock_hz=v("clock_hz", int, 400_000, choices=(100_000, 400_000)),
@@ -572,6 +617,34 @@ class _Checker:
         for pin, (user, line) in sorted(self.pins.items()):
             if pin in taken:
                 self.problem(line, f"duplicate pin GPIO{pin}: {user} and {taken[pin]}")
+
+
+MAX_DEPTH = 4  # [[readers]] -> reader -> kernel_buses -> number is 3 levels
+
+
+def _expected(key: str, known: set[str]) -> str:
+    """ "did you mean absence_s?" for a typo, else every key that may be there."""
+    close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else f"expected one of {', '.join(sorted(known))}"
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _too_deep(data: Any) -> str | None:
+    """The first place nested deeper than MAX_DEPTH levels (`readers[0].cs`), or None."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        value, place, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return place
+        if isinstance(value, dict):
+            stack.extend((v, f"{place}.{k}".lstrip("."), depth + 1) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, f"{place}[{i}]", depth + 1) for i, v in enumerate(value))
+    return None
 
 
 _KIND_WORDS = {

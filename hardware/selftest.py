@@ -23,7 +23,8 @@ from hardware.table import Table
 
 @dataclass(frozen=True)
 class Check:
-    """One part's result: `part` (reader, display, button, buzzer), its name, pass or fail."""
+    """One part's result: `part` (reader, display, button, buzzer, or the profile itself when
+    it lacks a part a table needs), its name, pass or fail."""
 
     part: str
     name: str
@@ -131,7 +132,9 @@ def run_selftest(
     finger: Callable[[str], None] | None = None,
 ) -> SelftestReport:
     """Check every part of `table`; the report lists each with PASS or FAIL."""
-    checks = [check_reader(reader, spec.name) for spec, reader in _readers(table)]
+    # a profile without pads or screens is no working table, however well its parts work
+    checks = [Check("profile", "profile", False, lack) for lack in table.profile.missing()]
+    checks += [check_reader(reader, spec.name) for spec, reader in _readers(table)]
     checks += [check_display(display) for display in table.displays.values()]
     screen = table.displays.get("status") or next(iter(table.displays.values()), None)
 

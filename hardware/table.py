@@ -1,28 +1,29 @@
 """Build a whole table from its profile: readers and scanner, displays, buttons, buzzer.
 
-    table = build_table(load_profile("full-table"), emulated=True)
+    table = build_table(load_profile("full-table"), "emulated")
     table.displays["stake-0"].show(image)
     table.buttons["ok"].when_pressed = on_ok
     for event in table.scanner.cycle(): ...
     table.pads["stake-0"].place(Ntag("04a1b2c3d4e5f6", card_id="arcana:fire-dragon"))
     table.press("ok")
 
-Real and emulated tables run the same drivers and adapters; only the buses differ (Blinka
-`busio`/`digitalio` and luma's serial interfaces on the Pi; `hardware.nfc.buses`,
-`hardware.display` emulated buses and gpiozero's `MockFactory` otherwise).
+Real and emulated tables run the same build loop, drivers and adapters; only the bus factory
+differs (`hardware.buses`: the Pi's Blinka, luma and lgpio, or the emulators and gpiozero's
+`MockFactory`), as gpiozero's devices differ only by their pin factory.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from hardware.buses import Buses, ReaderWires, open_buses
+from hardware.buses.emulated import EmulatedBuses
 from hardware.controls import Button, Buzzer, Encoder, hold_down, let_go, press, turn
-from hardware.display import Display, EmulatedWiring, open_display
+from hardware.display import Display, DisplaySpec, EmulatedWiring
 from hardware.nfc.reader import Reader
 from hardware.nfc.scanner import Scanner
 from hardware.profile import Profile, ReaderSpec
@@ -32,14 +33,16 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Table:
-    """Everything a table has, by role. Emulated tables add `pads` (the `EmulatedPN532`
-    under each pad), `wiring` (the display buses), `pin_factory` and the finger methods."""
+    """Everything a table has, by role, and the bus factory (`buses`) it was built on.
+    Emulated tables add `pads` (the `EmulatedPN532` under each pad), `wiring` (the display
+    buses), `nfc_buses` (the readers'), `pin_factory` and the finger methods."""
 
     profile: Profile
     emulated: bool
     readers: dict[str, Reader] = field(default_factory=dict)
     scanner: Scanner | None = None
     displays: dict[str, Display] = field(default_factory=dict)
+    display_specs: dict[str, DisplaySpec] = field(default_factory=dict)  # as opened
     buttons: dict[str, Button] = field(default_factory=dict)
     buzzer: Buzzer | None = None
     encoder: Encoder | None = None
@@ -47,6 +50,7 @@ class Table:
     nfc_buses: list[Any] = field(default_factory=list)
     wiring: EmulatedWiring | None = None
     pin_factory: Any = None
+    buses: Buses | None = None
     closed: bool = False
 
     # -- the emulated finger ----------------------------------------------------------------
@@ -67,6 +71,24 @@ class Table:
         if not self.emulated or self.encoder is None:
             raise ValueError("only an emulated table with an encoder can be turned by hand")
         turn(self.encoder, steps)
+
+    def unplug_display(self, role: str) -> None:
+        """Pull an emulated I2C display off its bus: its next transfer fails (a NACK)."""
+        spec = self._emulated_i2c_display(role)
+        self.wiring.i2c_bus(spec.bus).unplug(spec.address)
+
+    def plug_display(self, role: str) -> None:
+        """Put an emulated I2C display pulled by `unplug_display` back."""
+        spec = self._emulated_i2c_display(role)
+        self.wiring.i2c_bus(spec.bus).plug(spec.address)
+
+    def _emulated_i2c_display(self, role: str) -> DisplaySpec:
+        if self.wiring is None:
+            raise ValueError("only an emulated table's displays can be unplugged from code")
+        spec = self.display_specs.get(role)
+        if spec is None or spec.interface != "i2c":
+            raise ValueError(f"this table has no I2C display {role!r}")
+        return spec
 
     def _emulated_button(self, role: str) -> Button:
         if not self.emulated:
@@ -97,8 +119,8 @@ class Table:
                 part.close()
             except Exception:  # one stuck device must not keep the others open
                 log.exception("closing %r failed", part)
-        if self.pin_factory is not None and self.emulated:
-            self.pin_factory.close()
+        if self.buses is not None:
+            self.buses.close()
 
     def __enter__(self) -> Table:
         return self
@@ -109,194 +131,82 @@ class Table:
 
 def build_table(
     profile: Profile,
-    emulated: bool = True,
+    buses: Buses | str | None = None,
     *,
+    emulated: bool | None = None,
     pin_factory=None,
     reader_timeout_s: float = 0.1,
     clock: Callable[[], float] = time.monotonic,
 ) -> Table:
-    """The table a profile describes, on emulated buses or (emulated=False) the Pi's own.
+    """The table a profile describes, on the buses of a factory (see `hardware.buses`).
 
-    `pin_factory` overrides gpiozero's (emulated default: a fresh `MockFactory`); `clock`
-    is the scanner's (absence time) and the displays' (retry back-off).
+    `buses` is a `Buses` or its kind ("real", "emulated"); None chooses from
+    $ARCANA_TABLE_BUSES, then the profile's `[table] buses`, then real. `emulated=True` (the
+    commands' `--emulated`) is short for "emulated". `pin_factory` overrides an emulated
+    factory's `MockFactory`; `clock` is the scanner's (absence time) and the displays' (retry
+    back-off).
     """
-    if emulated and pin_factory is None:
-        from gpiozero.pins.mock import MockFactory
-
-        pin_factory = MockFactory()
-    table = Table(profile, emulated, pin_factory=pin_factory)
+    if not isinstance(buses, Buses):
+        kind = "emulated" if emulated else buses
+        options = {"pin_factory": pin_factory} if pin_factory is not None else {}
+        buses = open_buses(kind, profile.buses, **options)
+    table = Table(profile, buses.emulated, buses=buses, pin_factory=buses.pin_factory)
     try:
-        if emulated:
-            table.wiring = EmulatedWiring()
-            _emulated_readers(table, reader_timeout_s)
-        else:
-            _real_readers(table, reader_timeout_s)
-        for spec in profile.displays:
-            table.displays[spec.role] = open_display(spec, table.wiring, clock=clock)
-        for spec in profile.buttons:
-            table.buttons[spec.role] = Button(
-                spec.pin,
-                spec.role,
-                pull_up=spec.pull_up,
-                hold_s=spec.hold_s,
-                pin_factory=pin_factory,
-            )
-        if profile.buzzer is not None:
-            table.buzzer = Buzzer(
-                profile.buzzer.pin, active_high=profile.buzzer.active_high, pin_factory=pin_factory
-            )
-        if profile.encoder is not None:
-            table.encoder = Encoder(profile.encoder.a, profile.encoder.b, pin_factory=pin_factory)
-        table.scanner = Scanner(
-            list(table.readers.values()),
-            absence_s=profile.absence_s,
-            one_field_at_a_time=profile.one_field_at_a_time,
-            clock=clock,
-        )
+        _build(table, buses, reader_timeout_s, clock)
     except BaseException:
         table.close()
         raise
+    if isinstance(buses, EmulatedBuses):
+        table.pads, table.wiring, table.nfc_buses = buses.pads, buses.wiring, buses.nfc_buses
     return table
 
 
-# -- readers on emulated buses ------------------------------------------------------------
-
-
-def _emulated_readers(table: Table, timeout_s: float) -> None:
-    from hardware.nfc.buses import (
-        EmulatedI2C,
-        EmulatedPin,
-        EmulatedSPI,
-        EmulatedTCA9548A,
-        EmulatedUART,
+def _build(table: Table, buses: Buses, timeout_s: float, clock: Callable[[], float]) -> None:
+    profile = table.profile
+    # Every reader's wires first: claiming a chip-select drives it high, so no PN532 is
+    # selected (its line at the power-on pull-down) while another one is being started.
+    wires = {spec.role: buses.reader_wires(spec, profile.mux) for spec in profile.readers}
+    for spec in profile.readers:
+        table.readers[spec.role] = _reader(spec, wires[spec.role], timeout_s)
+    for spec in profile.displays:
+        if spec.mux_channel is not None and profile.mux is not None:
+            number = buses.mux_channel_bus(profile.mux, spec.mux_channel)
+            spec = replace(spec, bus=number, mux_channel=None)
+        table.display_specs[spec.role] = spec
+        table.displays[spec.role] = buses.display(spec, clock)
+    factory = buses.pin_factory
+    for spec in profile.buttons:
+        table.buttons[spec.role] = Button(
+            spec.pin, spec.role, pull_up=spec.pull_up, hold_s=spec.hold_s, pin_factory=factory
+        )
+    if profile.buzzer is not None:
+        table.buzzer = Buzzer(
+            profile.buzzer.pin, active_high=profile.buzzer.active_high, pin_factory=factory
+        )
+    if profile.encoder is not None:
+        table.encoder = Encoder(profile.encoder.a, profile.encoder.b, pin_factory=factory)
+    table.scanner = Scanner(
+        list(table.readers.values()),
+        absence_s=profile.absence_s,
+        one_field_at_a_time=profile.one_field_at_a_time,
+        clock=clock,
     )
-    from hardware.nfc.emulator import EmulatedPN532
-
-    spi_ports: dict[int, EmulatedSPI] = {}
-    i2c_buses: dict[int, EmulatedI2C] = {}
-    muxes: dict[int, EmulatedTCA9548A] = {}
-    mux = table.profile.mux
-    for spec in table.profile.readers:
-        chip = EmulatedPN532(name=spec.role)
-        table.pads[spec.role] = chip
-        irq = chip.irq if spec.irq is not None else None
-        options = dict(name=spec.role, irq=irq, timeout_s=timeout_s)
-        if spec.interface == "spi":
-            port = spi_ports.setdefault(spec.bus, EmulatedSPI())
-            cs = EmulatedPin(f"GPIO{spec.cs}")
-            port.attach(chip, cs)
-            reader = Reader.over_spi(port, cs, baudrate=spec.clock_hz, **options)
-        elif spec.interface == "i2c":
-            bus_number, channel = _i2c_route(spec, table.profile)
-            bus = i2c_buses.setdefault(bus_number, EmulatedI2C(frequency=spec.clock_hz))
-            if channel is None:
-                bus.attach(chip, spec.address)
-            else:
-                if bus_number not in muxes:
-                    muxes[bus_number] = EmulatedTCA9548A(bus, address=mux.address)
-                muxes[bus_number].attach(channel, chip, spec.address)
-            reader = Reader.over_i2c(
-                bus,
-                spec.address,
-                channel=channel,
-                mux_address=mux.address if mux else 0x70,
-                **options,
-            )
-        else:
-            uart = EmulatedUART(chip, baudrate=spec.baudrate)
-            table.nfc_buses.append(uart)
-            del options["irq"]
-            reader = Reader.over_uart(uart, **options)
-        table.readers[spec.role] = reader
-    table.nfc_buses += [*spi_ports.values(), *i2c_buses.values()]
 
 
-def _i2c_route(spec: ReaderSpec, profile: Profile) -> tuple[int, int | None]:
-    """(bus to open, channel to select): a kernel-driven multiplexer channel is its own bus."""
-    if spec.mux_channel is None:
-        return spec.bus, None
-    if profile.mux is not None and profile.mux.kernel_buses:
-        return profile.mux.kernel_buses[spec.mux_channel], None
-    return spec.bus, spec.mux_channel
-
-
-# -- readers on the Pi's buses (Blinka) ----------------------------------------------------
-
-
-def _real_readers(table: Table, timeout_s: float) -> None:
-    """Readers through Blinka; runs only on a Pi (board/busio need the real GPIO chip)."""
-    import board
-    import busio
-    import digitalio
-
-    def pin(number: int | None):
-        if number is None:
-            return None
-        line = digitalio.DigitalInOut(getattr(board, f"D{number}"))
-        return line
-
-    spi_ports: dict[int, Any] = {}
-    i2c_buses: dict[int, Any] = {}
-    mux = table.profile.mux
-    for spec in table.profile.readers:
-        options = dict(name=spec.role, timeout_s=timeout_s)
-        if spec.interface == "spi":
-            if spec.bus not in spi_ports:
-                suffix = "" if spec.bus == 0 else "_1"
-                spi_ports[spec.bus] = busio.SPI(
-                    getattr(board, f"SCK{suffix}"),
-                    getattr(board, f"MOSI{suffix}"),
-                    getattr(board, f"MISO{suffix}"),
-                )
-            reader = Reader.over_spi(
-                spi_ports[spec.bus],
-                pin(spec.cs),
-                irq=pin(spec.irq),
-                reset=pin(spec.reset),
-                baudrate=spec.clock_hz,
-                **options,
-            )
-        elif spec.interface == "i2c":
-            bus_number, channel = _i2c_route(spec, table.profile)
-            if bus_number not in i2c_buses:
-                i2c_buses[bus_number] = _linux_i2c(bus_number, spec.clock_hz)
-            reader = Reader.over_i2c(
-                i2c_buses[bus_number],
-                spec.address,
-                channel=channel,
-                mux_address=mux.address if mux else 0x70,
-                irq=pin(spec.irq),
-                reset=pin(spec.reset),
-                **options,
-            )
-        else:
-            import serial
-
-            uart = serial.Serial(spec.port, baudrate=spec.baudrate, timeout=timeout_s)
-            reader = Reader.over_uart(uart, reset=pin(spec.reset), **options)
-        table.readers[spec.role] = reader
-
-
-def _linux_i2c(number: int, frequency: int):
-    """A busio.I2C-compatible object on /dev/i2c-N (bus 1 is the header's SDA/SCL)."""
-    import busio
-
-    if number == 1:
-        import board
-
-        return busio.I2C(board.SCL, board.SDA, frequency=frequency)
-    with contextlib.suppress(ImportError):
-        from adafruit_extended_bus import ExtendedI2C
-
-        return ExtendedI2C(number, frequency=frequency)
-    # What adafruit_extended_bus does: Blinka's Linux I2C on a bus number.
-    import threading
-
-    from adafruit_blinka.microcontroller.generic_linux.i2c import I2C as LinuxI2C
-
-    class NumberedI2C(busio.I2C):
-        def __init__(self) -> None:  # busio.I2C's own __init__ insists on board pins
-            self._i2c = LinuxI2C(number, mode=LinuxI2C.MASTER, baudrate=frequency)
-            self._lock = threading.RLock()
-
-    return NumberedI2C()
+def _reader(spec: ReaderSpec, wires: ReaderWires, timeout_s: float) -> Reader:
+    options: dict[str, Any] = dict(name=spec.role, timeout_s=timeout_s, reset=wires.reset)
+    if spec.interface == "spi":
+        return Reader.over_spi(
+            wires.bus, wires.cs, irq=wires.irq, baudrate=spec.clock_hz, **options
+        )
+    if spec.interface == "uart":
+        return Reader.over_uart(wires.bus, **options)
+    return Reader.over_i2c(
+        wires.bus,
+        spec.address,
+        channel=wires.channel,
+        mux_address=wires.mux_address,
+        irq=wires.irq,
+        req=wires.req,
+        **options,
+    )

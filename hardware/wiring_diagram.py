@@ -200,6 +200,8 @@ def _reader(spec: ReaderSpec, profile: Profile) -> Device:
         signals.append(_gpio("IRQ", "control", spec.irq))
     if spec.reset is not None:
         signals.append(_gpio("RSTPDN", "control", spec.reset))
+    if spec.req is not None:
+        signals.append(_gpio("P32 (H_REQ)", "control", spec.req))
     return Device(
         f"reader {spec.role}",
         "PN532 NFC reader",
@@ -223,7 +225,9 @@ def _display(spec: DisplaySpec, profile: Profile) -> Device:
     part = f"{spec.chip.upper()} {spec.width}x{spec.height} OLED"
     notes: list[str] = []
     if spec.interface == "i2c":
-        channel = _kernel_channel(spec.bus, profile)
+        channel = spec.mux_channel
+        if channel is None:
+            channel = _kernel_channel(spec.bus, profile)
         signals = _i2c_wires(spec.bus, channel)
         place = f", multiplexer channel {channel}" if channel is not None else ""
         detail = f"I2C i2c-{spec.bus}{place}, address 0x{spec.address:02X}"

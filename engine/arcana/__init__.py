@@ -6,7 +6,8 @@
 
 `RULES` implements `engine.protocol.Rules`; `pending(state)` says what the table waits for
 (whose turn, which reveal, which militia placement, which optional stash) and `view(state, p)`
-is what player p (or the public table, p None) may see.
+is what player p (or the public table, p None) may see; `engine.arcana.secrets` says what
+they may not (`public_result`, `public_record`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,13 @@ from engine.arcana.actions import decode_action, encode_action
 from engine.arcana.catalog import ARCANA, KINDS, Card, Catalog, CatalogError, Guild, load_catalog
 from engine.arcana.playout import random_playout, sensible_action
 from engine.arcana.scoring import result
+from engine.arcana.secrets import (
+    hidden_cards,
+    laid_face_down,
+    public_record,
+    public_records,
+    public_result,
+)
 from engine.arcana.serial import state_from_json, state_to_json
 from engine.arcana.setup import deal_piles, initial_state, random_setup
 from engine.arcana.state import Action, State
@@ -80,9 +88,14 @@ __all__ = [
     "deal_piles",
     "decode_action",
     "encode_action",
+    "hidden_cards",
     "is_terminal",
+    "laid_face_down",
     "load_catalog",
     "pending",
+    "public_record",
+    "public_records",
+    "public_result",
     "random_playout",
     "random_setup",
     "result",

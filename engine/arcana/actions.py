@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.arcana.state import Action
-from engine.records import RecordError
+from engine.records import RecordError, shown
 
 # action -> does it name a stake
 SHAPES = {
@@ -32,9 +32,9 @@ def _whole(value: Any) -> bool:
 def decode_action(line: dict[str, Any]) -> Action:
     """The Action of a record line; RecordError when the line does not fit the format."""
     kind = line.get("action")
-    if kind not in SHAPES:
+    if not isinstance(kind, str) or kind not in SHAPES:
         known = ", ".join(SHAPES)
-        raise RecordError(f"unknown action {kind!r} (Arcana actions: {known})")
+        raise RecordError(f"unknown action {shown(kind)} (Arcana actions: {known})")
     card = line.get("card")
     if not isinstance(card, str) or not card:
         raise RecordError(f'a "{kind}" line needs "card": a card id')

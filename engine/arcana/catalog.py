@@ -12,12 +12,15 @@ and reports every problem at once, each naming the card and the field:
 from __future__ import annotations
 
 import copy
+import difflib
 import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from engine.records import shown
 
 ARCANA = ("military", "political", "spiritual", "financial")
 KINDS = ("base", "agent", "location", "relic", "game_end", "militia", "task")
@@ -40,6 +43,11 @@ GUILD_CARDS = {"base": 1, "agent": 9, "location": 1, "relic": 1}
 PILE_SIZE = 12
 MOST_PILES = 5  # 2 and 4 players play with 5 stakes (house rule [3])
 TASK_VP = 6
+MAX_DEPTH = 8  # cards -> card -> arcana -> value is 4 levels
+# The keys each table of a catalog may have; any other is a typo to point out.
+CATALOG_KEYS = ("name", "guilds", "cards")
+GUILD_KEYS = ("name", "tie_arcanum")
+CARD_KEYS = ("id", "kind", "vp", "name", "guild", "main", "fief", "arcana", "effect", "count")
 CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
 
 
@@ -142,7 +150,8 @@ def load_catalog(source: str | Path | dict[str, Any] | Catalog) -> Catalog:
     if isinstance(source, Catalog):
         return source
     if isinstance(source, dict):
-        return parse_catalog(source, copy.deepcopy(source))
+        catalog = parse_catalog(source, None)  # checked (depth too) before it is copied
+        return Catalog(**{**_fields(catalog), "source": copy.deepcopy(source)})
     text = str(source)
     if "/" not in text and "\\" not in text and not text.endswith(".toml"):
         if not (CATALOG_DIR / f"{text}.toml").is_file():
@@ -171,6 +180,10 @@ def _from_file(path: Path, label: str) -> Catalog:
         raise CatalogError(["the file is not UTF-8 text"], label) from None
     except tomllib.TOMLDecodeError as err:
         raise CatalogError([f"not valid TOML ({err})"], label) from None
+    except RecursionError:
+        raise CatalogError(["not valid TOML (nested too deeply)"], label) from None
+    except ValueError:  # tomllib's only other refusal: an integer of over 4,300 digits
+        raise CatalogError(["not valid TOML (a number far too long)"], label) from None
     catalog = parse_catalog(data, None, label)
     return Catalog(**{**_fields(catalog), "source": catalog.to_object()})
 
@@ -180,9 +193,16 @@ def parse_catalog(data: Any, source: Any, label: str = "catalog") -> Catalog:
     problems: list[str] = []
     if not isinstance(data, dict):
         raise CatalogError(["a catalog is a table with name, guilds and cards"], label)
+    deep = _too_deep(data)
+    if deep is not None:
+        raise CatalogError([f"{deep}: nested deeper than {MAX_DEPTH} levels"], label)
+    _unknown_keys(data, CATALOG_KEYS, "", problems)
     name = data.get("name")
-    if not isinstance(name, str) or not name:
+    if name is None or name == "":
         problems.append("missing value for the catalog's name")
+        name = label
+    elif not isinstance(name, str):
+        problems.append(f"name: the catalog's name must be text, not {shown(name)}")
         name = label
     guilds = _parse_guilds(data.get("guilds"), problems)
     raw_cards = data.get("cards")
@@ -221,14 +241,23 @@ def _parse_guilds(raw: Any, problems: list[str]) -> dict[str, Guild]:
         return {}
     guilds = {}
     for gid, entry in raw.items():
-        entry = entry if isinstance(entry, dict) else {}
+        if not isinstance(entry, dict):
+            problems.append(
+                f"[guilds.{gid}]: a guild is a table with name and tie_arcanum, not {shown(entry)}"
+            )
+            entry = {}
+        _unknown_keys(entry, GUILD_KEYS, f"[guilds.{gid}] ", problems)
         tie = entry.get("tie_arcanum", DEFAULT_TIE_ARCANUM.get(gid))
         if tie is None:
             problems.append(f'guild "{gid}": missing value for tie_arcanum')
-        elif tie not in ARCANA:
+        elif not isinstance(tie, str) or tie not in ARCANA:
             problems.append(f'guild "{gid}": unknown arcanum "{tie}" in tie_arcanum')
+            tie = "military"
         label = entry.get("name", GUILD_NAMES.get(gid, gid.replace("_", " ").title()))
-        guilds[gid] = Guild(gid, str(label), tie if tie in ARCANA else "military")
+        if not isinstance(label, str) or not label:
+            problems.append(f"[guilds.{gid}] name: a guild's name must be text, not {shown(label)}")
+            label = gid
+        guilds[gid] = Guild(gid, label, tie)
     return guilds
 
 
@@ -239,12 +268,16 @@ def _parse_card(
         problems.append(f"card {number}: a card is a table with id, kind and vp")
         return None
     cid = raw.get("id")
-    if not isinstance(cid, str) or not cid:
+    if cid is None or cid == "":
         problems.append(f"card {number}: missing value for id")
         return None
+    if not isinstance(cid, str):
+        problems.append(f"card {number}: id must be text, not {shown(cid)}")
+        return None
     where = f'card "{cid}"'
+    _unknown_keys(raw, CARD_KEYS, f"{where}: ", problems)
     kind = raw.get("kind")
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         if kind is None:
             problems.append(f"{where}: missing value for kind")
         else:
@@ -253,9 +286,12 @@ def _parse_card(
     vp = _count(raw, "vp", where, problems)
     guild = raw.get("guild")
     main = raw.get("main")
-    if guild is not None and guild not in guilds:
+    for key, value in (("guild", guild), ("main", main)):
+        if value is not None and not isinstance(value, str):
+            problems.append(f"{where}: {key} must be text, not {shown(value)}")
+    if isinstance(guild, str) and guild not in guilds:
         problems.append(f'{where}: unknown guild "{guild}" in guild')
-    if main is not None and main not in ARCANA:
+    if isinstance(main, str) and main not in ARCANA:
         problems.append(f'{where}: unknown arcanum "{main}" in main')
     arcana = None
     if kind in PLAYABLE or kind == "militia":
@@ -280,13 +316,15 @@ def _parse_card(
     if kind == "location":
         if effect is None:
             problems.append(f"{where}: missing value for effect (one of {', '.join(EFFECTS)})")
-        elif effect not in EFFECTS:
+        elif not isinstance(effect, str) or effect not in EFFECTS:
             problems.append(
                 f'{where}: unknown location effect "{effect}" in effect '
                 f"(one of {', '.join(EFFECTS)})"
             )
     count = _count(raw, "count", where, problems, minimum=1) if kind == "task" else None
     name = raw.get("name")
+    if name is not None and (not isinstance(name, str) or not name):
+        problems.append(f"{where}: name must be text, not {shown(name)}")
     return Card(
         id=cid,
         kind=kind,
@@ -307,7 +345,7 @@ def _count(raw: dict, key: str, where: str, problems: list[str], minimum: int = 
         problems.append(f"{where}: missing value for {key}")
         return minimum
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        problems.append(f"{where}: {key} must be a whole number >= {minimum}, not {value!r}")
+        problems.append(f"{where}: {key} must be a whole number >= {minimum}, not {shown(value)}")
         return minimum
     return value
 
@@ -318,7 +356,8 @@ def _parse_arcana(raw: Any, where: str, problems: list[str]) -> dict[str, int]:
         return dict.fromkeys(ARCANA, 0)
     for key in raw:
         if key not in ARCANA:
-            problems.append(f'{where}: unknown arcanum "{key}" in arcana')
+            hint = _suggestion(key, ARCANA)
+            problems.append(f'{where}: unknown arcanum "{key}" in arcana{hint}')
     values = {}
     for arcanum in ARCANA:
         value = raw.get(arcanum)
@@ -326,7 +365,9 @@ def _parse_arcana(raw: Any, where: str, problems: list[str]) -> dict[str, int]:
             problems.append(f"{where}: missing value for arcana.{arcanum}")
             value = 0
         elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            problems.append(f"{where}: arcana.{arcanum} must be a whole number >= 0, not {value!r}")
+            problems.append(
+                f"{where}: arcana.{arcanum} must be a whole number >= 0, not {shown(value)}"
+            )
             value = 0
         values[arcanum] = value
     return values
@@ -357,6 +398,34 @@ def _check_totals(cards: dict[str, Card], guilds: dict[str, Guild], problems: li
             problems.append(
                 f'card "{task.id}": unknown fief "{task.fief}" in fief (no market card)'
             )
+
+
+def _unknown_keys(raw: dict, known: tuple[str, ...], where: str, problems: list[str]) -> None:
+    for key in raw:
+        if key not in known:
+            problems.append(f"{where}{key}: unknown key{_suggestion(key, known)}")
+
+
+def _suggestion(key: str, known: tuple[str, ...]) -> str:
+    """ " (did you mean tie_arcanum?)" for a typo, else the keys that may be there."""
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else f" (known: {', '.join(known)})"
+
+
+def _too_deep(data: Any) -> str | None:
+    """The first place nested deeper than MAX_DEPTH levels, as `cards[3].arcana`, or None."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        value, place, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return place
+        if isinstance(value, dict):
+            stack.extend(
+                (v, f"{place}.{k}" if place else str(k), depth + 1) for k, v in value.items()
+            )
+        elif isinstance(value, list):
+            stack.extend((v, f"{place}[{i}]", depth + 1) for i, v in enumerate(value))
+    return None
 
 
 def _default_name(card_id: str) -> str:

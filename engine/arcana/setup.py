@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.arcana.catalog import PILE_SIZE, Catalog, CatalogError, load_catalog
 from engine.arcana.state import Stake, State, stake_count
-from engine.records import RecordError
+from engine.records import RecordError, shown
 
 VARIANTS = ("basic", "advanced")
 HAND = 4
@@ -30,8 +30,8 @@ def initial_state(setup: dict[str, Any]) -> State:
         raise RecordError("the setup must be an object")
     catalog = catalog_of(setup.get("catalog"))
     variant = setup.get("variant", "basic")
-    if variant not in VARIANTS:
-        raise RecordError(f'unknown variant {variant!r} (use "basic" or "advanced")')
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise RecordError(f'unknown variant {shown(variant)} (use "basic" or "advanced")')
     names, guilds = _players(setup.get("players"), catalog)
     count = len(names)
     start = setup.get("start_player")
@@ -83,9 +83,9 @@ def _players(value: Any, catalog: Catalog) -> tuple[tuple[str, ...], tuple[str, 
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
             raise RecordError(f'player {seat} needs a "name" and a "guild"')
         guild = entry.get("guild")
-        if guild not in catalog.guilds:
+        if not isinstance(guild, str) or guild not in catalog.guilds:
             known = ", ".join(sorted(catalog.guilds))
-            raise RecordError(f"player {seat}: unknown guild {guild!r} (known: {known})")
+            raise RecordError(f"player {seat}: unknown guild {shown(guild)} (known: {known})")
         if guild in guilds:
             raise RecordError(f'player {seat}: guild "{guild}" is already taken')
         names.append(entry["name"])
@@ -98,7 +98,7 @@ def _stakes(value: Any, catalog: Catalog, count: int) -> list[str]:
         raise RecordError(f'"stakes" must name the {count} market cards revealed at setup')
     for i, card in enumerate(value):
         if not isinstance(card, str) or card not in catalog.cards:
-            raise RecordError(f"stake {i}: unknown card {card!r}")
+            raise RecordError(f"stake {i}: unknown card {shown(card)}")
         if not catalog.cards[card].is_market:
             raise RecordError(f'stake {i}: "{card}" is not a market card')
     if len(set(value)) != len(value):
@@ -124,7 +124,7 @@ def _tasks(value: Any, catalog: Catalog, variant: str, count: int) -> tuple[tupl
             raise RecordError(f"player {seat} keeps exactly {TASKS_KEPT} task cards")
         for card in cards:
             if not isinstance(card, str) or catalog.cards.get(card) is None:
-                raise RecordError(f"player {seat}: unknown task {card!r}")
+                raise RecordError(f"player {seat}: unknown task {shown(card)}")
             if catalog.cards[card].kind != "task":
                 raise RecordError(f'player {seat}: "{card}" is not a task card')
             if card in seen:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from engine.records import RecordError
+from engine.records import RecordError, shown
 from engine.resarcana import events as ev
 from engine.resarcana.cards import CARDS, KIND_WORDS
 from engine.resarcana.essences import KINDS, Essences
@@ -162,9 +162,10 @@ def decode(line: dict[str, Any]) -> Action:
     if not isinstance(player, int) or isinstance(player, bool) or player < 0:
         raise RecordError('an action needs "player": the seat index (0, 1, ...)')
     verb = line.get("action")
-    if verb not in VERBS:
+    if not isinstance(verb, str) or verb not in VERBS:
         raise RecordError(
-            f'unknown action {verb!r} (expected "play", "activate", "buy", "discard" or "pass")'
+            f"unknown action {shown(verb)} "
+            '(expected "play", "activate", "buy", "discard" or "pass")'
         )
     if verb == "pass":
         action = Action(player, "pass")

@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.records import RecordError
+from engine.records import RecordError, shown
 from engine.resarcana.cards import ARTIFACTS, CARDS, MAGES, MONUMENTS
 from engine.resarcana.state import INDEX, MAGE_INDEX, State, Table, initial
 
@@ -91,7 +91,7 @@ def _deal(value: Any, key: str, n: int, size: int) -> list[list[str]]:
 
 def _check_card(card: Any, kind: str) -> None:
     if not isinstance(card, str) or card not in CARDS:
-        raise RecordError(f"unknown card {card!r}")
+        raise RecordError(f"unknown card {shown(card)}")
     if CARDS[card].kind != kind:
         raise RecordError(f'"{card}" is not {"an" if kind[0] in "aeiou" else "a"} {kind}')
 
@@ -100,7 +100,7 @@ def _distinct(items: Sequence[str], what: str) -> None:
     seen = set()
     for item in items:
         if item in seen:
-            raise RecordError(f'"{item}" appears twice among the {what}')
+            raise RecordError(f"{shown(item)} appears twice among the {what}")
         seen.add(item)
 
 

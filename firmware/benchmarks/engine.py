@@ -17,6 +17,7 @@ from collections import Counter
 from typing import Any
 
 from engine.records import GAMES
+from firmware.commands.refusal import seconds
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="players per game (default: 2, 3 and 4 in turn)",
     )
-    parser.add_argument("--seconds", type=float, default=5.0, help="time budget (default 5)")
+    parser.add_argument("--seconds", type=seconds, default=5.0, help="time budget (default 5)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random playouts")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from types import ModuleType
 
 from firmware.commands import optional_module
@@ -39,5 +40,12 @@ def run(args: argparse.Namespace) -> int:
     if module is None:
         print(f"arcana-table bench {args.target}: not implemented yet")
         return 2
-    print(json.dumps(module.run(args), indent=2))
+    from hardware.profile import ProfileError
+
+    try:
+        figures = module.run(args)
+    except ProfileError as err:  # `bench hardware --profile P`
+        print(err, file=sys.stderr)
+        return 2
+    print(json.dumps(figures, indent=2))
     return 0

@@ -1,8 +1,9 @@
 """`arcana-table catalog JOB`: Arcana card catalogs (TOML) before they reach the table.
 
 arcana-table catalog check FILE
-    prints `ok: N cards` and exits 0, or every problem (each naming the card and the
-    field) on stderr and exits 2.
+    prints `ok: N cards` and exits 0, or every problem on stderr, one line each naming the
+    file and the place (`my.toml: [guilds.thieves] tie_arcanumm: unknown key (did you mean
+    tie_arcanum?)`, `my.toml: card "m_agent_07": ...`), and exits 2.
 arcana-table catalog playtest [FILE] --policy sensible --games 100
     plays whole games with the catalog (default: the shipped sample) and prints how many
     rounds they took, as JSON: is the deck tuned for games of sensible length?
@@ -18,6 +19,8 @@ import sys
 from collections import Counter
 from typing import Any
 
+from firmware.commands.refusal import EXIT_REFUSED, printable, whole, whole_list
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     jobs = parser.add_subparsers(dest="job", metavar="JOB", required=True)
@@ -26,8 +29,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     playtest = jobs.add_parser("playtest", help="rounds per game of bot games with a catalog")
     playtest.add_argument("file", nargs="?", default="sample", help="catalog file or shipped name")
     playtest.add_argument("--policy", choices=("sensible", "random"), default="sensible")
-    playtest.add_argument("--games", type=int, default=100, help="games per player count")
-    playtest.add_argument("--players", default="2,3,4", help="player counts, e.g. 2,3,4")
+    playtest.add_argument(
+        "--games", type=whole(1), default=100, help="games per player count (default 100)"
+    )
+    playtest.add_argument(
+        "--players", type=whole_list(2, 4), default=[2, 3, 4], help="player counts, e.g. 2,3,4"
+    )
     playtest.add_argument("--variant", choices=("basic", "advanced", "mixed"), default="mixed")
     playtest.add_argument("--seed", type=int, default=1)
 
@@ -43,10 +50,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         catalog = load_catalog(_catalog_ref(args.file))
     except CatalogError as err:
-        print(f"{args.file}: {len(err.problems)} problem(s)", file=sys.stderr)
+        # one line per problem, each naming the file and the place: `FILE: [section] key: ...`
+        print(printable(f"{args.file}: {len(err.problems)} problem(s)"), file=sys.stderr)
         for problem in err.problems:
-            print(f"  {problem}", file=sys.stderr)
-        return 2
+            print(printable(f"{args.file}: {problem}"), file=sys.stderr)
+        return EXIT_REFUSED
     if args.job == "check":
         print(f"ok: {len(catalog.cards)} cards")
         return 0
@@ -66,7 +74,7 @@ def playtest(catalog: Any, args: argparse.Namespace) -> dict[str, Any]:
         "variant": args.variant,
         "seed": args.seed,
     }
-    for players in (int(p) for p in args.players.split(",")):
+    for players in args.players:
         rounds: Counter[int] = Counter()
         unfinished = 0
         for _ in range(args.games):

@@ -15,6 +15,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from firmware.commands.refusal import refuse
+
 CONTROLLERS = {
     "arcana": "firmware.controllers.arcana",
     "res-arcana": "firmware.controllers.resarcana",
@@ -88,6 +90,7 @@ class Demo:
 
 def run(args: argparse.Namespace) -> int:
     from firmware.games import TableGames
+    from firmware.journal import JournalError
     from firmware.tabletop import Tabletop, uid_for
 
     controllers = importlib.import_module(CONTROLLERS[args.game])
@@ -98,11 +101,13 @@ def run(args: argparse.Namespace) -> int:
     games = TableGames()
     cards = sorted(games.cards(None))
     games.bindings = {uid_for(card): card for card in cards[1::2]}  # the rest carry their id
-    with (
-        tempfile.TemporaryDirectory(prefix="arcana-demo-") as scratch,
-        Tabletop(args.state_dir or scratch, games, written_ids=set(cards[0::2])) as top,
-    ):
-        result = Demo(top, args.quiet).play(bot)
+    with tempfile.TemporaryDirectory(prefix="arcana-demo-") as scratch:
+        try:
+            top = Tabletop(args.state_dir or scratch, games, written_ids=set(cards[0::2]))
+        except JournalError as err:
+            return refuse(f"arcana-table demo: {err}")
+        with top:
+            result = Demo(top, args.quiet).play(bot)
     if result is None:
         print("the demo game did not finish", file=sys.stderr)
         return 1

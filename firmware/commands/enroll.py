@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from firmware import state_dir
+from firmware.commands.refusal import refuse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -44,8 +45,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         cards, catalog = catalog_cards(args.game, args.catalog)
     except Exception as err:  # a broken catalog: its own precise message
-        print(f"arcana-table enroll: {err}", file=sys.stderr)
-        return 2
+        return refuse(f"arcana-table enroll: {err}")
     journal = state_dir.open_journal(args.state_dir, "enroll")
     if journal is None:
         return 2
@@ -88,11 +88,21 @@ def catalog_cards(game: str, catalog: str) -> tuple[dict[str, str], str]:
 
 
 def tap_mode(args: argparse.Namespace, enrollment: Any) -> int:
-    from hardware.profile import load_profile
-    from hardware.table import build_table
+    from firmware.commands import open_table, table_buses
+    from hardware.profile import ProfileError, load_profile
 
-    profile = load_profile(args.profile)
-    with build_table(profile, emulated=args.emulated) as table:
+    try:
+        profile = load_profile(args.profile)
+    except ProfileError as err:
+        print(err, file=sys.stderr)
+        return 2
+    if not profile.readers:
+        return refuse(f"arcana-table enroll: {profile.source} has no [[readers]] to tap tags on")
+    buses = table_buses(profile, "enroll", emulated=args.emulated)
+    table = open_table(profile, "enroll", buses) if buses else None
+    if table is None:
+        return 1 if buses else 2
+    with table:
         pad = args.pad or next(iter(table.readers))
         if pad not in table.readers:
             print(f"arcana-table enroll: no pad {pad}; this table has {', '.join(table.readers)}")

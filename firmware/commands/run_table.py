@@ -11,6 +11,8 @@ import logging
 import sys
 
 from firmware import state_dir
+from firmware.commands import open_table, table_buses
+from firmware.commands.refusal import refuse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -19,7 +21,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--catalog", default="sample", help="Arcana catalog: TOML file or name")
     parser.add_argument(
-        "--emulated", action="store_true", help="run on the profile's emulated devices"
+        "--emulated",
+        action="store_true",
+        help="run on the profile's emulated devices (as ARCANA_TABLE_BUSES=emulated does)",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
     state_dir.add_argument(parser)
@@ -34,34 +38,29 @@ def run(args: argparse.Namespace) -> int:
     from firmware.service import Service
     from firmware.table_loop import TableLoop
     from hardware.profile import ProfileError, load_profile
-    from hardware.table import build_table
 
     try:
         profile = load_profile(args.profile)
     except (ProfileError, OSError) as err:
         print(f"arcana-table run: {err}", file=sys.stderr)
         return 2
+    if profile.missing():  # no READY=1 for a table that cannot play
+        print(f"arcana-table run: {'; '.join(profile.missing())}", file=sys.stderr)
+        return 2
     games = TableGames.for_profile(profile, catalog=args.catalog)
     try:
         games.catalog  # noqa: B018 - validate the catalog before touching any device
     except Exception as err:  # CatalogError and file errors: one sentence, exit 2
-        print(f"arcana-table run: {err}", file=sys.stderr)
-        return 2
+        return refuse(f"arcana-table run: {err}")
     journal = state_dir.open_journal(args.state_dir, "run")
     if journal is None:
         return 2
     games.bindings = journal.bindings()
-    try:
-        table = build_table(profile, emulated=args.emulated)
-    except Exception as err:  # off a Pi, Blinka cannot load the GPIO/SPI/I2C it needs
+    buses = table_buses(profile, "run", emulated=args.emulated)
+    table = open_table(profile, "run", buses) if buses else None
+    if table is None:
         journal.close()
-        print(
-            f"arcana-table run: cannot open the table's hardware: {type(err).__name__}: {err}"
-            " (on a machine without the table, add --emulated; on the Pi, run"
-            " `arcana-table selftest --profile ...`)",
-            file=sys.stderr,
-        )
-        return 1
+        return 1 if buses else 2
     service = Service.from_environment()
     try:
         TableLoop(table, journal, games, service).run()

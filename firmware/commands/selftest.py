@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from firmware.commands.refusal import seconds
+
 PARTS = ("reader", "display", "button")
 
 
@@ -27,7 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--button-timeout",
-        type=float,
+        type=seconds,
         default=None,
         metavar="SECONDS",
         help="how long to wait for each button (default 10, or 1 when emulated)",
@@ -42,35 +44,37 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from firmware.commands import open_table, table_buses
     from hardware.profile import ProfileError, load_profile
     from hardware.selftest import run_selftest
-    from hardware.table import build_table
 
     try:
         profile = load_profile(args.profile)
     except ProfileError as err:
         print(err, file=sys.stderr)
         return 2
+    buses = table_buses(profile, "selftest", emulated=args.emulated)
+    if buses is None:
+        return 2
+    emulated = buses == "emulated"
     try:
-        unplug = _unplug_list(args.unplug, args.emulated, profile)
+        unplug = _unplug_list(args.unplug, emulated, profile)
     except ValueError as err:
         print(f"arcana-table selftest: {err}", file=sys.stderr)
         return 2
-    try:
-        table = build_table(profile, emulated=args.emulated)
-    except Exception as err:  # on a machine without the Pi's GPIO, Blinka refuses to load
-        print(f"cannot open the table's hardware: {type(err).__name__}: {err}", file=sys.stderr)
+    table = open_table(profile, "selftest", buses)
+    if table is None:
         return 1
     with table:
         skipped = _take_away(table, unplug)
         finger = None
-        if args.emulated:
+        if emulated:
 
             def finger(role: str) -> None:
                 if role not in skipped:
                     table.press(role)
 
-        timeout = args.button_timeout or (1.0 if args.emulated else 10.0)
+        timeout = args.button_timeout or (1.0 if emulated else 10.0)
         report = run_selftest(
             table,
             button_timeout_s=timeout,
@@ -111,8 +115,7 @@ def _take_away(table, unplug: list[tuple[str, str]]) -> set[str]:
         if part == "reader":
             table.pads[role].fail("unplugged")
         elif part == "display":
-            spec = next(d for d in table.profile.displays if d.role == role)
-            table.wiring.i2c_bus(spec.bus).unplug(spec.address)
+            table.unplug_display(role)
         else:
             buttons.add(role)
     return buttons

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from firmware.commands.refusal import refuse, whole
+
 GAMES = ("arcana", "res-arcana")
 LOOPBACK = {"localhost"}
 
@@ -47,7 +49,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="table profile: a shipped name (full-table, minimal) or a TOML file",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8080, help="port (default 8080; 0: any free)")
+    parser.add_argument(
+        "--port", type=whole(0, 65535), default=8080, help="port (default 8080; 0: any free)"
+    )
     parser.add_argument(
         "--state-dir",
         type=Path,
@@ -73,8 +77,6 @@ def is_loopback(host: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from aiohttp import web
-
         from firmware.sim.server import make_app
     except ModuleNotFoundError as err:
         print(
@@ -83,8 +85,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from firmware.journal import JournalError
     from firmware.sim.table import SimTable
-    from hardware.profile import ProfileError
+    from hardware.profile import ProfileError, load_profile
 
     if not is_loopback(args.host) and not args.token:
         print(
@@ -95,10 +98,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     state_dir = args.state_dir or default_state_dir()
     try:
-        table = SimTable(state_dir, args.profile)
-    except (ProfileError, OSError) as err:
-        print(f"arcana-table sim: {err}", file=sys.stderr)
-        return 2
+        profile = load_profile(args.profile)
+    except ProfileError as err:
+        return refuse(f"arcana-table sim: {err}")
+    if profile.missing():
+        return refuse(f"arcana-table sim: {'; '.join(profile.missing())}")
+    try:
+        table = SimTable(state_dir, profile)
+    except (JournalError, OSError) as err:
+        return refuse(f"arcana-table sim: {err}")
     companion = table.top.companion
     if companion.game_id is not None:
         print(f"resuming game {companion.game_id} ({companion.rules.name}) from {state_dir}")
@@ -110,15 +118,17 @@ def run(args: argparse.Namespace) -> int:
             print(f"arcana-table sim: {err}", file=sys.stderr)
             return 2
     app = make_app(table, token=args.token)
-    return asyncio.run(_serve(web, app, args.host, args.port, args.token, state_dir))
+    return asyncio.run(_serve(app, args.host, args.port, args.token, state_dir))
 
 
-async def _serve(
-    web: Any, app: Any, host: str, port: int, token: str | None, state_dir: Path
-) -> int:
+async def _serve(app: Any, host: str, port: int, token: str | None, state_dir: Path) -> int:
+    from aiohttp import web
+
+    from firmware.web.site import Site
+
     runner = web.AppRunner(app, handle_signals=False)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = Site(runner, host, port)
     try:
         await site.start()
     except OSError as err:
@@ -129,7 +139,7 @@ async def _serve(
             file=sys.stderr,
         )
         return 2
-    bound = runner.addresses[0][1]  # the port chosen when --port 0
+    bound = site.port  # the one chosen when --port 0
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     shown = f"[{shown}]" if ":" in shown else shown
     address = f"http://{shown}:{bound}/" + (f"?token={token}" if token else "")

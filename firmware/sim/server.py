@@ -1,10 +1,11 @@
 """The simulator's web server (aiohttp): the page, a JSON API and a live event stream.
 
     app = make_app(SimTable(state_dir), token=None)
-    web.run_app(app, host="127.0.0.1", port=8080)
+    with Running(app, port=8080) as served:      # served through firmware.web.site.Site
+        print(served.url)                        # (not web.run_app: it would skip the limits)
 
 API (every /api call carries the token when one is set: `Authorization: Bearer T` or
-`?token=T`; without it 401):
+`?token=T`, without it 401; every POST carries `Content-Type: application/json`):
 
     GET  /api/state[?seat=N]          the table; with a seat, that seat's hand and secrets
     POST /api/tap     {"pad": "stake-2", "card": "blades_agent_3"}
@@ -14,7 +15,9 @@ API (every /api call carries the token when one is set: `Authorization: Bearer T
     GET  /api/events                  server-sent events: "version" whenever something changed
 
 Errors are JSON `{"error": sentence}`: 4xx for input that cannot even be tried (nothing
-changes), 409 for a refusal of the game or the table (the sentence the OLED shows).
+changes), 409 for a refusal of the game or the table (the sentence the OLED shows). Before
+any of this, `firmware.web.guard` checks Host, Origin, token and body of every request, and
+`firmware.web.site` caps and times out connections (docs/simulator.md, "Who may ask").
 
 The Tabletop belongs to one worker thread: every call to it goes through `Worker.run`, so
 requests are served one after another, and a ticker lets emulated time pass so that notices
@@ -25,9 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import io
-import json
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,6 +38,7 @@ from typing import Any
 from aiohttp import web
 
 from firmware.sim.table import BadInput, Outcome, SimTable
+from firmware.web import guard, site
 
 TICK_S = 0.5
 MAX_SCALE = 8
@@ -46,7 +48,6 @@ PAGE_FILES = {
     "table.css": "text/css",
 }
 TABLE: web.AppKey[Worker] = web.AppKey("table")
-TOKEN: web.AppKey[str | None] = web.AppKey("token")
 STREAM: web.AppKey[Stream] = web.AppKey("stream")
 
 
@@ -78,11 +79,13 @@ class Stream:
             queue.put_nowait(version)
 
 
-def make_app(table: SimTable, token: str | None = None, tick_s: float = TICK_S) -> web.Application:
-    """The web application around a SimTable (token: required on every API call if set)."""
-    app = web.Application(middlewares=[_errors, _token_check])
+def make_app(
+    table: SimTable, token: str | None = None, tick_s: float = TICK_S, body_s: float = guard.BODY_S
+) -> web.Application:
+    """The web application around a SimTable (token: required on every API call if set;
+    body_s: how long a request body may take to arrive)."""
+    app = guard.application(token, protected="/api/", body_s=body_s, middlewares=[_bad_input])
     app[TABLE] = Worker(table)
-    app[TOKEN] = token
     app[STREAM] = Stream()
     app.router.add_get("/", _page)
     app.router.add_get("/page/{name}", _page_file)
@@ -100,40 +103,15 @@ def make_app(table: SimTable, token: str | None = None, tick_s: float = TICK_S) 
 
 
 # -- middlewares ------------------------------------------------------------------------------
-def _json_error(status: int, message: str, **extra: Any) -> web.Response:
-    return web.json_response({"error": message, **extra}, status=status)
-
-
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 @web.middleware
-async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
+async def _bad_input(request: web.Request, handler: Handler) -> web.StreamResponse:
     try:
         return await handler(request)
     except BadInput as err:
-        return _json_error(err.status, err.message)
-    except web.HTTPNotFound:
-        return _json_error(404, f"There is nothing at {request.path}")
-    except web.HTTPMethodNotAllowed as err:
-        allowed = ", ".join(sorted(err.allowed_methods))
-        return _json_error(405, f"{request.method} is not allowed here (use {allowed})")
-
-
-@web.middleware
-async def _token_check(request: web.Request, handler: Handler) -> web.StreamResponse:
-    token = request.app[TOKEN]
-    if token is None or not request.path.startswith("/api/"):
-        return await handler(request)
-    given = request.query.get("token")
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer "):
-        given = header.removeprefix("Bearer ").strip()
-    if given is None:
-        return _json_error(401, "This table needs its token: add ?token=... to the address")
-    if not hmac.compare_digest(given.encode(), token.encode()):
-        return _json_error(401, "Wrong token: use the address the simulator printed")
-    return await handler(request)
+        raise guard.Refused(err.status, err.message) from None
 
 
 # -- the page ---------------------------------------------------------------------------------
@@ -166,19 +144,6 @@ async def _state(request: web.Request) -> web.Response:
     return web.json_response(await worker.run(worker.table.state, seat or None))
 
 
-async def _body(request: web.Request, fields: tuple[str, ...]) -> dict[str, Any]:
-    try:
-        body = json.loads(await request.text() or "null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise BadInput(f"The request body is not valid JSON ({err})") from None
-    if not isinstance(body, dict):
-        raise BadInput(f"The request body must be a JSON object with {', '.join(fields)}")
-    missing = [name for name in fields if name not in body]
-    if missing:
-        raise BadInput(f"The request body lacks {', '.join(missing)}")
-    return body
-
-
 async def _act(request: web.Request, fn: Callable[..., Outcome], *args: Any) -> web.Response:
     worker = request.app[TABLE]
     before = worker.table.version
@@ -192,17 +157,18 @@ async def _act(request: web.Request, fn: Callable[..., Outcome], *args: Any) -> 
 
 
 async def _tap(request: web.Request) -> web.Response:
-    body = await _body(request, ("pad", "card"))
+    body = guard.json_object(request, ("pad", "card"))
     return await _act(request, request.app[TABLE].table.tap, body["pad"], body["card"])
 
 
 async def _button(request: web.Request) -> web.Response:
-    body = await _body(request, ("name",))
+    body = guard.json_object(request, ("name",))
     table = request.app[TABLE].table
     return await _act(request, table.press, body["name"], body.get("held", False))
 
 
 async def _new_game(request: web.Request) -> web.Response:
+    guard.json_object(request, ())  # no body, or an object: anything else is a mistake
     return await _act(request, request.app[TABLE].table.new_game)
 
 
@@ -280,12 +246,21 @@ async def _close_table(app: web.Application) -> None:
 
 
 class Running:
-    """A simulator served from a background thread (tests, notebooks); `url` ends in /."""
+    """A simulator served from a background thread (tests, notebooks); `url` ends in /.
+    `idle_s`, `max_connections`: the limits of its `firmware.web.site.Site`."""
 
-    def __init__(self, app: web.Application, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        app: web.Application,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        idle_s: float = site.IDLE_S,
+        max_connections: int = site.MAX_CONNECTIONS,
+    ) -> None:
         self._loop = asyncio.new_event_loop()
         self._runner = web.AppRunner(app, handle_signals=False)
         self._ready = threading.Event()
+        self._limits = {"idle_s": idle_s, "max_connections": max_connections}
         self._thread = threading.Thread(target=self._serve, args=(host, port), daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout=30):
@@ -295,9 +270,9 @@ class Running:
     def _serve(self, host: str, port: int) -> None:
         asyncio.set_event_loop(self._loop)
         self._loop.run_until_complete(self._runner.setup())
-        site = web.TCPSite(self._runner, host, port)
-        self._loop.run_until_complete(site.start())
-        self.port = self._runner.addresses[0][1]
+        served = site.Site(self._runner, host, port, **self._limits)
+        self._loop.run_until_complete(served.start())
+        self.port = served.port
         self._ready.set()
         self._loop.run_forever()
         self._loop.run_until_complete(self._runner.cleanup())

@@ -22,7 +22,7 @@ from typing import Any
 
 from PIL import Image
 
-from engine.records import replay
+from engine.records import split
 from firmware.games import CONTROLLERS, TableGames
 from firmware.sim import views
 from firmware.tabletop import Tabletop
@@ -167,7 +167,6 @@ class SimTable:
         players = self._players(controller_state)
         if seat is not None:
             seat = self._seat(seat, len(players))
-        secret = views.secrets(game or "", controller_state, seat)
         out: dict[str, Any] = {
             "version": self.version,
             "table": {
@@ -193,10 +192,11 @@ class SimTable:
             "box": views.card_box(game, self.games),
         }
         if companion.game_id is not None and companion.rules is not None and game is not None:
-            lines = self.top.journal.record(companion.game_id).splitlines()
-            out["record"] = views.public_record([json.loads(line) for line in lines], secret)
-            out["result"] = views.redact(replay(lines), secret)
-            out["view"] = views.redact(self._engine_view(game, controller_state, seat), secret)
+            lines = [line for line in split(self.top.journal.record(companion.game_id)) if line]
+            record = [json.loads(line) for line in lines]
+            out["record"] = views.public_record(game, record, seat)
+            out["result"] = views.public_result(game, companion.rules, controller_state, seat)
+            out["view"] = self._engine_view(game, controller_state, seat)
             out["can_redo"] = self.top.journal.can_redo(companion.game_id)
             out["table_cards"] = views.table_cards(
                 game, self.games, companion.rules, controller_state, self.roles

@@ -2,13 +2,13 @@
 
 Arcana keeps secrets: agents placed face down and the tasks each player kept. They appear
 only in their owner's hand view (`hand(..., seat)`); everywhere else (the record, the replay
-result, the engine's public view) their card ids are replaced by null, so the number of
-hidden cards still shows but never which they are. Res Arcana at the table keeps none (the
-companion never sees hands).
+result, the engine's view) the engine's `engine.arcana.secrets` decides: hidden cards are
+counted, never listed, and a record line that names one shows null. Res Arcana at the table
+keeps none (the companion never sees hands).
 
-    secret = secrets(game, state, viewer=None)      # card ids the viewer may not see
-    public_record(lines, secret)                    # the record with those ids nulled
-    hand(game, rules, state, pads, seat)            # cards a seat holds, playable or greyed
+    public_record(game, lines, viewer=None)     # the record as the viewer may see it
+    public_result(game, state, rules, viewer)   # the replay result, hidden cards counted
+    hand(game, rules, state, pads, seat)        # cards a seat holds, playable or greyed
 """
 
 from __future__ import annotations
@@ -16,43 +16,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-HIDDEN = None  # what a secret card id becomes in shared data
+
+def public_record(game: str, lines: list[dict[str, Any]], viewer: int | None) -> list[Any]:
+    """The record (header first) as `viewer` may see it; the header's catalog is kept by
+    name only (a full catalog object would repeat every card's values)."""
+    if game == "arcana":
+        from engine.arcana import public_record as arcana_record
+
+        lines = arcana_record(lines, viewer)
+    if lines and isinstance(lines[0].get("setup", {}).get("catalog"), dict):
+        setup = dict(lines[0]["setup"], catalog=lines[0]["setup"]["catalog"].get("name", "custom"))
+        lines = [dict(lines[0], setup=setup), *lines[1:]]
+    return lines
 
 
-def secrets(game: str, state: Any, viewer: int | None) -> set[str]:
-    """Card ids in this Arcana state that `viewer` (None: everyone) may not see."""
-    if game != "arcana" or state is None:
-        return set()
-    hidden: set[str] = set()
-    for stake in state.stakes:
-        for player, side in enumerate(stake.agents):
-            if player != viewer:
-                hidden.update(card for card, face_down in side if face_down)
-    if state.phase != "over":  # kept tasks are scored, and so shown, at the end
-        for player, tasks in enumerate(state.tasks):
-            if player != viewer:
-                hidden.update(tasks)
-    return hidden
+def public_result(game: str, rules: Any, state: Any, viewer: int | None) -> dict[str, Any]:
+    """The replay result of the game so far as `viewer` may see it."""
+    if game == "arcana":
+        from engine.arcana import public_result as arcana_result
 
-
-def redact(value: Any, secret: set[str]) -> Any:
-    """A copy of plain JSON data with every secret card id replaced by null."""
-    if isinstance(value, str):
-        return HIDDEN if value in secret else value
-    if isinstance(value, list | tuple):
-        return [redact(item, secret) for item in value]
-    if isinstance(value, dict):
-        return {key: redact(item, secret) for key, item in value.items()}
-    return value
-
-
-def public_record(lines: Sequence[dict[str, Any]], secret: set[str]) -> list[dict[str, Any]]:
-    """The record (header first) with secret card ids nulled; the header's catalog is kept
-    by name only (a full catalog object would repeat every card's values)."""
-    out = redact(list(lines), secret)
-    if out and isinstance(out[0].get("setup", {}).get("catalog"), dict):
-        out[0]["setup"]["catalog"] = out[0]["setup"]["catalog"].get("name", "custom")
-    return out
+        return arcana_result(state, viewer)
+    return rules.result(state)
 
 
 def card_info(game: str | None, games: Any, card: str) -> dict[str, str]:

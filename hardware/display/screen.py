@@ -20,8 +20,11 @@ from hardware.display.chip import OledChip
 
 log = logging.getLogger(__name__)
 
-# Errors a display can raise from its bus or while opening: each marks it failing.
-DISPLAY_ERRORS = (OSError, luma.core.error.Error)
+# Errors a display raises while closing that are only logged. Opening and showing mark the
+# display failing on any exception: below luma are smbus2, spidev and a GPIO library
+# (RPi.GPIO raises RuntimeError on a Pi 5, lgpio its own `lgpio.error`), and one display
+# must never stop the table.
+DISPLAY_ERRORS = (OSError, RuntimeError, luma.core.error.Error)
 FIRST_RETRY_S = 0.5
 LONGEST_RETRY_S = 8.0
 
@@ -86,7 +89,7 @@ class Display:
             return False
         try:
             self._device.display(image)
-        except DISPLAY_ERRORS as err:
+        except Exception as err:  # a bus or GPIO library error: the display fails, not the table
             self._failed(err)
             return False
         return True
@@ -139,8 +142,8 @@ class Display:
             return False
         try:
             self._device = self._open_device()
-        except DISPLAY_ERRORS as err:
-            self._failed(err)
+        except Exception as err:  # opening runs luma's and the bus libraries' set-up code:
+            self._failed(err)  # whatever it raises, one display must not stop the table
             return False
         if not self.health.ok:
             self.health.ok = True

@@ -13,8 +13,10 @@ SPI_CLOCKS_HZ = tuple(
 @dataclass(frozen=True)
 class DisplaySpec:
     """One OLED. I2C: `bus` is the kernel's bus number (`/dev/i2c-N`; a multiplexer channel
-    has its own). SPI: `bus` is the SPI port, `device` its hardware chip-enable, `cs` an
-    optional GPIO chip-select instead, `dc` and `reset` the data/command and reset lines."""
+    has its own), or with `mux_channel` the multiplexer's bus, the channel's own number being
+    looked up when the table starts. SPI: `bus` is the SPI port, `device` its hardware
+    chip-enable, `cs` an optional GPIO chip-select instead, `dc` and `reset` the data/command
+    and reset lines."""
 
     role: str
     chip: str = "ssd1306"
@@ -29,12 +31,14 @@ class DisplaySpec:
     cs: int | None = None
     clock_hz: int = 400_000
     rotate: int = 0
+    mux_channel: int | None = None
 
     @property
     def where(self) -> str:
         """Where it is wired, in an installer's words: `i2c-1 0x3C` or `spi0 cs GPIO5`."""
         if self.interface == "i2c":
-            return f"i2c-{self.bus} 0x{self.address:02X}"
+            channel = f" channel {self.mux_channel}" if self.mux_channel is not None else ""
+            return f"i2c-{self.bus}{channel} 0x{self.address:02X}"
         select = f"cs GPIO{self.cs}" if self.cs is not None else f"CE{self.device}"
         return f"spi{self.bus} {select} dc GPIO{self.dc}"
 

@@ -8,10 +8,13 @@ RESET and chip-select lines. Emulated: `EmulatedI2CBus` per bus number and one `
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import luma.core.error
 import smbus2
 from luma.core.interface.serial import gpio_cs_spi, i2c, spi
 
+from hardware.buses.fixes import i2c_off, spi_off
 from hardware.display.bus import EmulatedI2CBus, EmulatedSpiDev, GpioLines
 from hardware.display.chip import OledChip
 from hardware.display.devices import DRIVERS
@@ -53,8 +56,15 @@ class EmulatedWiring:
         return self.i2c_buses[number]
 
 
-def open_display(spec: DisplaySpec, wiring: EmulatedWiring | None = None, **options) -> Display:
-    """A `Display` for `spec`: on real buses, or on `wiring`'s emulated ones when given.
+def open_display(
+    spec: DisplaySpec,
+    wiring: EmulatedWiring | None = None,
+    *,
+    dev: Path = Path("/dev"),
+    **options,
+) -> Display:
+    """A `Display` for `spec`: on real buses (device nodes under `dev`), or on `wiring`'s
+    emulated ones when given.
 
     `options` go to `Display` (e.g. `clock=` for the retry back-off).
     """
@@ -63,7 +73,7 @@ def open_display(spec: DisplaySpec, wiring: EmulatedWiring | None = None, **opti
         raise ValueError(f"{spec.name}: unknown chip {spec.chip!r}; expected ssd1306 or sh1106")
     chip = meter = None
     if wiring is None:
-        open_serial = _real_serial(spec)
+        open_serial = _real_serial(spec, dev)
     else:
         chip = OledChip(spec.chip, spec.width, spec.height)
         open_serial, meter = _emulated_serial(spec, wiring, chip)
@@ -82,21 +92,24 @@ def open_display(spec: DisplaySpec, wiring: EmulatedWiring | None = None, **opti
     )
 
 
-def _real_serial(spec: DisplaySpec):
+def _real_serial(spec: DisplaySpec, dev: Path):
     if spec.interface == "i2c":
+        node = dev / f"i2c-{spec.bus}"
 
         def open_i2c():
-            try:
-                bus = smbus2.SMBus(spec.bus)
-            except FileNotFoundError as err:
-                raise DisplayWiringError(
-                    f"{spec.name}: /dev/i2c-{spec.bus} does not exist; enable I2C "
-                    "(raspi-config) or, for a multiplexer channel, load the i2c-mux overlay"
-                ) from err
-            return WholeTransferI2C(bus, spec.address)
+            if not node.exists():
+                raise DisplayWiringError(f"{spec.name}: {i2c_off(spec.bus, str(node))}")
+            return WholeTransferI2C(smbus2.SMBus(spec.bus), spec.address)
 
         return open_i2c
-    return lambda: _luma_spi(spec)
+    node = dev / f"spidev{spec.bus}.{spec.device}"
+
+    def open_spi():
+        if not node.exists():
+            raise DisplayWiringError(f"{spec.name}: {spi_off(spec.bus, str(node))}")
+        return _luma_spi(spec)
+
+    return open_spi
 
 
 def _luma_spi(spec: DisplaySpec, **buses):
@@ -115,8 +128,17 @@ def _luma_spi(spec: DisplaySpec, **buses):
         return spi(**wires)
     except ImportError as err:
         raise DisplayWiringError(
-            f"{spec.name}: {err.name} is not installed; SPI displays need spidev and RPi.GPIO "
-            "(rpi-lgpio on a Pi 5)"
+            f"{spec.name}: {err.name} is not installed; SPI displays need spidev and the "
+            "RPi.GPIO API of rpi-lgpio (pip install spidev rpi-lgpio)"
+        ) from err
+    except OSError:
+        raise  # the bus's own error (spidev), told as it is
+    except Exception as err:  # the GPIO library under luma: RPi.GPIO on a Pi 5's RP1 raises
+        # RuntimeError at setup, rpi-lgpio raises lgpio.error when the chip or line is taken
+        raise DisplayWiringError(
+            f"{spec.name}: the GPIO library cannot drive the DC/RESET lines "
+            f"({type(err).__name__}: {err}); it must be rpi-lgpio, not RPi.GPIO (which fails "
+            "on a Pi 5): pip uninstall RPi.GPIO, then pip install --force-reinstall rpi-lgpio"
         ) from err
 
 

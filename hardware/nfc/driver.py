@@ -1,6 +1,6 @@
 """The adafruit PN532 driver classes with the table's waiting policy; framing stays the driver's.
 
-Two things differ from the stock classes, both about time:
+Three things differ from the stock classes, all about time:
 - Waiting for the chip: with an IRQ line wired (low = a frame is ready) the wait watches the
   pin in `IRQ_POLL_S` steps and sends nothing over the bus; without one it reads the status
   byte (I2C, SPI) or the UART's input count and sleeps `STATUS_POLL_S` (10 ms, the stock
@@ -10,6 +10,9 @@ Two things differ from the stock classes, both about time:
 - The commands the driver sends while it is being built (SAMConfiguration with a 1 s timeout,
   GetFirmwareVersion with 0.5 s) use the reader's own short timeout, so re-initialising a reader
   that does not answer costs a bounded, short time and the other pads keep being scanned.
+- On a UART, a response is read frame by frame (start code, length, then exactly the rest):
+  the stock driver asks pyserial for the longest answer it expects (49 bytes for a poll),
+  and pyserial's `read(n)` waits its whole timeout whenever fewer bytes come, on every poll.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
+from adafruit_pn532.adafruit_pn532 import BusyError
 from adafruit_pn532.i2c import PN532_I2C
 from adafruit_pn532.spi import PN532_SPI, reverse_bit
 from adafruit_pn532.uart import PN532_UART
@@ -26,6 +30,9 @@ CMD_GET_FIRMWARE_VERSION = 0x02
 IRQ_POLL_S = 0.0002  # a look at the IRQ pin costs microseconds and sends nothing
 STATUS_POLL_S = 0.01  # the stock driver's pause between status reads
 SPI_STATUS_READ = 0x02
+ACK_LENGTH = 6  # 00 00 FF 00 FF 00
+HEAD_LENGTH = 5  # a response's 00 00 FF LEN LCS
+START_CODE = b"\x00\xff"
 
 
 class HostClock(Protocol):
@@ -133,7 +140,8 @@ class TablePN532_SPI(_TableWaits, PN532_SPI):
 
 
 class TablePN532_UART(_TableWaits, PN532_UART):
-    """PN532_UART with the table's waits and short construction timeouts (no IRQ on HSU)."""
+    """PN532_UART with the table's waits and short construction timeouts (no IRQ on HSU),
+    reading each frame as long as it is."""
 
     def __init__(self, uart, *, timeout_s: float = 0.1, clock: HostClock = time, **pins) -> None:
         self.command_timeout_s = timeout_s
@@ -142,3 +150,30 @@ class TablePN532_UART(_TableWaits, PN532_UART):
 
     def _status_ready(self) -> bool:
         return self._uart.in_waiting > 0
+
+    def _read_data(self, count: int) -> bytes:
+        """One frame of at most `count` bytes, asking the port only for bytes that will come.
+
+        An ACK is 6 bytes, as asked. A response: the preamble and start code (00 00 FF) with
+        LEN and LCS, asked for as 5 bytes, then exactly LEN bytes, the checksum and the
+        postamble. More leading zeros than one are read byte by byte until the start code.
+        """
+        if count <= ACK_LENGTH:
+            return super()._read_data(count)
+        frame = bytearray(self._uart.read(min(HEAD_LENGTH, count)) or b"")
+        while frame and START_CODE not in frame and len(frame) < count:
+            byte = self._uart.read(1)
+            if not byte:
+                break
+            frame += byte
+        at = frame.find(START_CODE)
+        if at >= 0:
+            head_end = min(at + 4, count)  # 00 FF LEN LCS
+            if len(frame) < head_end:
+                frame += self._uart.read(head_end - len(frame)) or b""
+            if len(frame) == at + 4:
+                rest = min(at + 4 + frame[at + 2] + 2, count) - len(frame)
+                frame += self._uart.read(rest) or b""
+        if not frame:
+            raise BusyError("No data read from PN532")
+        return bytes(frame)

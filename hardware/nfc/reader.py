@@ -180,18 +180,20 @@ class Reader:
         name: str,
         irq=None,
         reset=None,
+        req=None,
         channel: int | None = None,
         mux_address: int = TCA9548A_ADDRESS,
         timeout_s: float = 0.1,
         activation_retries: int = 1,
         clock: HostClock = time,
     ) -> Reader:
-        """A reader at `address` on `i2c`, optionally on `channel` of a TCA9548A."""
+        """A reader at `address` on `i2c`, optionally on `channel` of a TCA9548A. `req` is
+        the line to the PN532's P32 (H_REQ), which wakes it without I2C clock stretching."""
         bus = i2c if channel is None else MuxChannel(i2c, channel, mux_address)
 
         def connect():
             return TablePN532_I2C(
-                bus, address, timeout_s=timeout_s, clock=clock, irq=irq, reset=reset
+                bus, address, timeout_s=timeout_s, clock=clock, irq=irq, reset=reset, req=req
             )
 
         return cls(name, connect, activation_retries=activation_retries, timeout_s=timeout_s)

@@ -88,8 +88,7 @@ def test_a_reader_unplugged_mid_game_is_reported_and_the_rest_goes_on(top):
 
 
 def test_a_display_that_disappears_is_reported_on_the_status_screen(top):
-    spec = next(d for d in top.table.profile.displays if d.role == "stake-4")
-    top.table.wiring.i2c_bus(spec.bus).unplug(spec.address)
+    top.table.unplug_display("stake-4")
     top.tap("stake-4", Ntag("04deadbeef0002"))  # stake-4 must draw "Unknown card"
     assert "display stake-4" in top.companion.troubles
     expected = render(RefusalScreen("Display stake-4 not answering"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 from firmware import cli
 from firmware.journal import Journal
@@ -68,3 +69,18 @@ def test_a_state_dir_that_cannot_be_used_is_one_sentence_and_exit_2(tmp_path, ca
         assert cli.main([*command, "--state-dir", str(blocked)]) == 2
         err = capsys.readouterr().err
         assert err.startswith(f"arcana-table {command[0]}: cannot create the state directory")
+
+
+def test_export_of_an_arcana_game_in_progress_names_its_secrets_and_says_so(tmp_path, capsys):
+    from engine.arcana import random_setup
+
+    setup = random_setup(random.Random(1), 2)
+    owner = setup["start_player"]
+    with Journal.open(tmp_path) as journal:
+        game = journal.start("arcana", setup)
+        agent = {"player": owner, "action": "agent", "stake": 2 * owner}
+        journal.append(game, {**agent, "card": f"{setup['players'][owner]['guild']}_agent_1"})
+    assert cli.main(["export", "--state-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr()
+    assert f"{setup['players'][owner]['guild']}_agent_1" in out.out  # the owner's archive
+    assert "note: game 1 is in progress; its record names the face-down agents" in out.err

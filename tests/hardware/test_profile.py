@@ -29,8 +29,10 @@ def test_the_full_table_has_five_pads_six_screens_three_buttons_and_a_buzzer():
     assert {r.interface for r in table.readers} == {"spi"}
     assert len({r.cs for r in table.readers}) == 5
     assert [d.role for d in table.displays] == [*(f"stake-{n}" for n in range(5)), "status"]
-    # each display behind the multiplexer is on its channel's own kernel bus
-    assert [d.bus for d in table.displays] == [22, 23, 24, 25, 26, 27]
+    # each display is on a channel of the kernel-driven multiplexer on i2c-1, whose bus
+    # number is read from sysfs at start
+    assert table.mux.kernel and table.mux.kernel_buses == ()
+    assert [(d.bus, d.mux_channel) for d in table.displays] == [(1, n) for n in range(6)]
     assert [b.role for b in table.buttons] == ["undo", "select", "ok"]
     assert table.buzzer.pin == 12
     assert table.one_field_at_a_time
@@ -125,7 +127,10 @@ def test_a_device_on_the_parent_bus_clashes_with_one_behind_the_multiplexer():
         ('[[readers]]\nrole = "main"\ninterface = "i2c"\nmux_channel = 2\n',
          "line 4: reader main is on multiplexer channel 2, but no [mux] is on i2c-1"),
         ('[mux]\n[[displays]]\nrole = "main"\nmux_channel = 1\n',
-         "line 4: display main is behind the multiplexer, which needs kernel_buses"),
+         "line 4: display main is behind the multiplexer, which needs kernel = true"),
+        ('[[readers]]\nrole = "main"\ncs = 5\nreq = 6\n',
+         "line 4: reader main is on spi; req (the PN532's H_REQ wake-up line) is for I2C"),
+        ('[table]\nbuses = "fake"\n', "line 2: buses 'fake' is not one of real, emulated"),
         ('[mux]\nkernel_buses = [1, 2]\n', "line 2: kernel_buses must list 8 different"),
         ('[[readers]]\nrole = "main"\ncs = 5\n[[readers]]\nrole = "main"\ncs = 6\n',
          "line 4: two readers have role 'main' (first at line 1)"),
@@ -161,5 +166,44 @@ def test_the_example_in_the_hardware_guide_is_a_valid_profile(repo_root):
     example = guide.split("```toml\n", 1)[1].split("```", 1)[0]
     profile = parse_profile(example, source="docs/hardware.md")
     assert profile.readers[0].irq == 4
-    assert profile.displays[0].bus == 22  # channel 0's kernel bus
+    assert profile.mux.kernel and profile.buses == "real"
+    assert (profile.displays[0].bus, profile.displays[0].mux_channel) == (1, 0)  # found at start
     assert (profile.encoder.a, profile.encoder.b) == (20, 21)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("[table]\nabsence_s = nan\n", "line 2: absence_s must be a finite number, not nan"),
+        ("[table]\nabsence_s = inf\n", "line 2: absence_s must be a finite number, not inf"),
+        ("[table]\nabsence_s = -0.5\n", "line 2: absence_s -0.5 is outside 0.0..10.0"),
+        ("[table]\nhold_s = -inf\n", "line 2: hold_s must be a finite number, not -inf"),
+        ("[table]\nhold_s = " + "9" * 400 + "\n",
+         "line 2: hold_s must be a finite number, not " + "9" * 37 + "..."),
+        ("[table]\nabsense_s = 0.2\n",
+         "line 2: unknown setting 'absense_s' in [table]; did you mean 'absence_s'?"),
+        ('[[buttons]]\nrole = "ok"\npin = 5\npul_up = true\n',
+         "line 4: unknown setting 'pul_up' in [buttons]; did you mean 'pull_up'?"),
+        ("[buzer]\npin = 12\n", "line 1: unknown section 'buzer'; did you mean 'buzzer'?"),
+        ("[table]\nname = " + "[" * 5000 + "]" * 5000 + "\n", "not TOML: nested too deeply"),
+        ("[table]\nname = [[[[[1]]]]]\n", "table.name[0][0][0]: nested deeper than 4 levels"),
+        ("[table]\nabsence_s = " + "9" * 5000 + "\n", "not TOML: a number far too long"),
+    ],
+)  # fmt: skip
+def test_hostile_values_are_one_sentence_each(body, expected):
+    lines = problems(body)
+    assert lines == [f"t.toml {expected}" if expected.startswith("line") else f"t.toml: {expected}"]
+
+
+def test_a_profile_says_which_parts_a_table_cannot_do_without():
+    assert parse_profile('[[buttons]]\nrole = "ok"\npin = 5\n', source="t.toml").missing() == [
+        "t.toml has no [[readers]]: a table needs at least one pad",
+        "t.toml has no [[displays]]: a table needs at least one screen",
+    ]
+    assert load_profile("minimal").missing() == []
+
+
+def test_line_numbers_count_newlines_only():
+    # U+2028 in a comment is no line end for TOML: the problem is still on line 3
+    (line,) = problems('[[buttons]] # a\u2028b\nrole = "ok"\npin = 40\n')
+    assert line.startswith("t.toml line 3: pin GPIO40")

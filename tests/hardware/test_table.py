@@ -7,6 +7,7 @@ import threading
 
 import pytest
 
+from hardware.buses.emulated import EmulatedBuses
 from hardware.nfc.tags import Ntag
 from hardware.profile import load_profile, parse_profile
 from hardware.table import Table, build_table
@@ -94,7 +95,7 @@ def test_a_real_table_cannot_be_pressed_from_code():
 
 
 def test_the_minimal_table_reads_through_its_i2c_reader():
-    with build_table(load_profile("minimal")) as table:
+    with build_table(load_profile("minimal"), "emulated") as table:
         assert table.readers["main"].firmware_version() == table.pads["main"].firmware
         table.pads["main"].place(Ntag("04010203040506"))
         assert [e.kind for e in table.scanner.cycle()] == ["placed"]
@@ -139,7 +140,7 @@ def test_every_bus_kind_of_a_profile_is_built():
         b = 23
         """)
     )
-    with build_table(profile) as table:
+    with build_table(profile, "emulated") as table:
         for role, reader in table.readers.items():
             assert reader.firmware_version() == table.pads[role].firmware, role
         table.pads["seat-1"].place(Ntag("04aabbccddeeff"))
@@ -161,7 +162,7 @@ def test_an_unplugged_pad_is_a_fault_and_the_other_pads_keep_reading(full_table)
 
 
 def test_closing_twice_is_fine_and_releases_the_pins(clock):
-    table = build_table(load_profile("minimal"), clock=clock)
+    table = build_table(load_profile("minimal"), "emulated", clock=clock)
     table.close()
     table.close()
     assert table.closed
@@ -191,8 +192,41 @@ def test_readers_behind_a_kernel_driven_multiplexer_sit_on_their_channel_buses()
         mux_channel = 1
         """)
     )
-    with build_table(profile) as table:
+    with build_table(profile, "emulated") as table:
         assert len(table.nfc_buses) == 2  # one emulated /dev/i2c-N per channel, no selects
         table.pads["stake-1"].place(Ntag("04aabbccddee01"))
         assert [(e.kind, e.reader) for e in table.scanner.cycle()] == [("placed", "stake-1")]
         assert list(table.wiring.i2c_buses) == [11]
+
+
+class BusesThatWatchTheSPI(EmulatedBuses):
+    """Emulated buses that note how much SPI traffic there was as each reader is wired."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.traffic_when_wired: list[int] = []
+
+    def reader_wires(self, spec, mux):
+        self.traffic_when_wired.append(sum(p.transactions for p in self.spi_ports.values()))
+        return super().reader_wires(spec, mux)
+
+
+def test_every_chip_select_is_driven_high_before_the_first_reader_speaks():
+    buses = BusesThatWatchTheSPI()
+    with build_table(load_profile("full-table"), buses) as table:
+        assert buses.traffic_when_wired == [0] * 5  # no reader spoke before all were wired
+        for spec in table.profile.readers:
+            assert buses.lines[spec.cs].history[0] is True  # claimed high from the pull-down
+        assert all(r.health.state == "ok" for r in table.readers.values())
+        assert buses.spi_ports[0].transactions > 0
+
+
+def test_an_i2c_reader_with_a_request_line_is_woken_through_it():
+    profile = parse_profile(
+        '[[readers]]\nrole = "main"\ninterface = "i2c"\nreq = 4\nreset = 17\n'
+    )
+    with build_table(profile, "emulated") as table:
+        assert table.readers["main"].health.state == "ok"
+        # adafruit_pn532's wake-up on I2C: P32 (H_REQ) pulsed low, then high
+        assert table.buses.lines[4].history == [False, True]
+        assert table.buses.lines[17].history[:2] == [False, True]  # and a reset pulse

@@ -123,11 +123,10 @@ def test_a_reader_that_fails_mid_game_and_comes_back(game):
 
 def test_a_display_that_disappears_mid_game(game):
     game.play(2)
-    spec = next(d for d in game.top.table.profile.displays if d.role == "stake-0")
-    game.top.table.wiring.i2c_bus(spec.bus).unplug(spec.address)
+    game.top.table.unplug_display("stake-0")
     game.play(4)  # seat 0's screen changes: it fails to draw
     assert "display stake-0" in game.top.companion.troubles
-    game.top.table.wiring.i2c_bus(spec.bus).plug(spec.address)
+    game.top.table.plug_display("stake-0")
     assert "display stake-0" in game.top.companion.troubles  # not redrawn since
     # The display is re-opened at the first redraw after its back-off (emulated seconds).
     game.top.wait(LONGEST_RETRY_S)

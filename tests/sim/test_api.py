@@ -138,7 +138,7 @@ def test_a_refused_tap_answers_409_with_the_sentence_the_oled_shows(sim):
         ("/api/tap", b"", "The request body must be a JSON object"),
         ("/api/tap", b'["stake-1", "seer_orb"]', "The request body must be a JSON object"),
         ("/api/tap", b'{"card": "seer_orb"}', "The request body lacks pad"),
-        ("/api/tap", b"\xff\xfe", "The request body is not valid JSON"),
+        ("/api/tap", b"\xff\xfe", "The request body is not UTF-8"),
         ("/api/button", b'{"name": "reset"}', "There is no button 'reset'"),
         ("/api/button", b'{"name": "undo", "held": "yes"}', '"held" must be true or false'),
         ("/api/button", b"{}", "The request body lacks name"),
@@ -268,9 +268,11 @@ def test_face_down_agents_show_only_in_their_owners_hand(sim):
     assert agent not in shared_text(other)
     mine = sim.client.get(f"/api/state?seat={owner}")[1]
     assert agent in [item["card"] for item in mine["hand"]["secret"]["face_down"]]
-    # The record and the result still count the hidden agent, without naming it.
+    # The result counts the hidden agent, never lists it (not even as a null).
     stakes = public["result"]["stakes"]
-    assert sum(side.count(None) for stake in stakes for side in stake["agents"]) >= 1
+    assert sum(sum(stake["hidden"]) for stake in stakes) >= 1
+    assert not any(None in side for stake in stakes for side in stake["agents"])
+    assert all(isinstance(player["owned"], int) for player in public["result"]["players"])
 
 
 # -- tokens ----------------------------------------------------------------------------------------

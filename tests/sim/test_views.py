@@ -1,5 +1,7 @@
 """Secrets of an advanced Arcana game: kept tasks and face-down agents appear only in their
-owner's hand, never in the shared state (the record's header, the result, the engine view)."""
+owner's hand, never in the shared state (the record's header, the result, the engine view);
+the record names a face-down agent only in lines from before it was laid face down.
+`tests/sim/test_indistinguishable.py` proves the stronger property."""
 
 from __future__ import annotations
 
@@ -45,8 +47,17 @@ def test_secrets_are_redacted_until_the_end_then_tasks_show(table):
     while not table.top.companion.controller.is_over():
         state = table.top.companion.controller.state
         down = {c for stake in state.stakes for side in stake.agents for c, d in side if d}
-        public = shared(table.state())
+        seen = table.state()
+        public = shared({key: value for key, value in seen.items() if key != "record"})
         assert not any(card in public for card in down)
+        # the record names a face-down agent only in lines from before it went face down
+        raw = [
+            json.loads(line)
+            for line in table.top.journal.record(table.top.companion.game_id).splitlines()
+        ]
+        for card in down:
+            last = max(i for i, line in enumerate(raw) if card in json.dumps(line))
+            assert card not in json.dumps(seen["record"][last:])
         hidden_seen = hidden_seen or bool(down)
         for step in bot.next_steps(state):
             if step[0] == "tap":

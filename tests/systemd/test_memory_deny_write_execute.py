@@ -34,6 +34,7 @@ UNDER_MDWE = textwrap.dedent(
     from PIL import Image, ImageDraw, ImageFont
     import luma.core.render, luma.oled.device
     import adafruit_pn532.i2c, adafruit_pn532.spi
+    import gpiod, lgpio, serial, smbus2, spidev  # the Pi's own libraries (the `pi` extra)
     import gpiozero
     from gpiozero.pins.mock import MockFactory
     import hardware.display, hardware.nfc

@@ -170,20 +170,65 @@ def test_the_service_runs_the_table_from_the_venv_with_its_state_directory():
 def test_the_service_user_is_in_the_device_groups_and_may_open_only_their_devices():
     settings = unit_settings(UNIT.read_text(encoding="utf-8"))
     assert settings["Service.User"] == ["arcana-table"]
-    assert set(settings["Service.SupplementaryGroups"][0].split()) == {"gpio", "i2c", "spi"}
+    groups = set(settings["Service.SupplementaryGroups"][0].split())
+    assert groups == {"gpio", "i2c", "spi", "dialout"}
     assert settings["Service.DevicePolicy"] == ["closed"]
+    assert all(entry.endswith(" rw") for entry in settings["Service.DeviceAllow"])
+    # No library of the table opens /dev/gpiomem any more (rpi-lgpio, gpiod: /dev/gpiochipN).
+    assert not [e for e in settings["Service.DeviceAllow"] if "gpiomem" in e]
+
+
+def _uart_profile(port: str) -> str:
+    return f'[[readers]]\nrole = "main"\ninterface = "uart"\nport = "{port}"\n'
+
+
+PROFILE_TEXTS = {
+    "spi-oled": '[[displays]]\nrole = "main"\ninterface = "spi"\ndc = 24\n',
+    "header-uart": _uart_profile("/dev/serial0"),
+    "pi5-uart0": _uart_profile("/dev/ttyAMA0"),
+    "usb-serial": _uart_profile("/dev/ttyUSB0"),
+    "usb-acm": _uart_profile("/dev/ttyACM0"),
+}
+
+
+@pytest.mark.parametrize("name", ["full-table", "minimal", *PROFILE_TEXTS])
+def test_the_unit_allows_every_device_the_profile_opens_and_its_group(name):
+    from hardware.buses.devices import device_classes
+    from hardware.profile import load_profile, parse_profile
+
+    text = PROFILE_TEXTS.get(name)
+    profile = parse_profile(text) if text else load_profile(name)
+    needed = device_classes(profile)
+    assert needed, "a profile opens at least one device"
+    settings = unit_settings(UNIT.read_text(encoding="utf-8"))
     allowed = {entry.split()[0] for entry in settings["Service.DeviceAllow"]}
-    assert {"char-i2c", "char-spi", "char-gpiochip"} <= allowed
-    assert "char-rpi-gpiomem" in allowed and "char-bcm2835-gpiomem" in allowed
+    assert {f"char-{kind}" for kind in needed} <= allowed
+    groups = set(settings["Service.SupplementaryGroups"][0].split())
+    assert set(needed.values()) <= groups
+    sysusers = SYSUSERS.read_text(encoding="utf-8")
+    assert all(f"m arcana-table {group}" in sysusers for group in needed.values())
 
 
-def test_sysusers_creates_the_user_in_gpio_i2c_and_spi(tmp_path):
+def test_a_uart_profile_needs_the_serial_classes_and_dialout():
+    from hardware.buses.devices import device_classes
+    from hardware.profile import parse_profile
+
+    assert device_classes(parse_profile(PROFILE_TEXTS["header-uart"])) == {
+        "ttyAMA": "dialout",
+        "ttyS": "dialout",
+    }
+    assert device_classes(parse_profile(PROFILE_TEXTS["usb-serial"])) == {"ttyUSB": "dialout"}
+
+
+def test_sysusers_creates_the_user_in_gpio_i2c_spi_and_dialout(tmp_path):
     etc = tmp_path / "etc"
     (etc / "sysusers.d").mkdir(parents=True)
     shutil.copy(SYSUSERS, etc / "sysusers.d" / "arcana-table.conf")
     (etc / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
     # As on Raspberry Pi OS: the groups exist, the first user is in them.
-    (etc / "group").write_text("root:x:0:\ngpio:x:997:pi\ni2c:x:998:pi\nspi:x:999:pi\n")
+    (etc / "group").write_text(
+        "root:x:0:\ndialout:x:20:pi\ngpio:x:997:pi\ni2c:x:998:pi\nspi:x:999:pi\n"
+    )
     done = subprocess.run(
         [systemd_tool("systemd-sysusers"), f"--root={tmp_path}", "arcana-table.conf"],
         capture_output=True,
@@ -198,7 +243,7 @@ def test_sysusers_creates_the_user_in_gpio_i2c_and_spi(tmp_path):
         line.split(":")[0]: line.split(":")[3].split(",")
         for line in (etc / "group").read_text().splitlines()
     }
-    for group in ("gpio", "i2c", "spi"):
+    for group in ("gpio", "i2c", "spi", "dialout"):
         assert sorted(members[group]) == ["arcana-table", "pi"]
 
 

@@ -18,9 +18,10 @@ function withToken(url) {
 async function api(method, url, body) {
   const options = { method, headers: {} };
   if (token) options.headers.Authorization = "Bearer " + token;
-  if (body !== undefined) {
+  if (method !== "GET") {
+    // The server refuses a change without this type: a page elsewhere cannot send it unasked.
     options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
+    options.body = JSON.stringify(body === undefined ? {} : body);
   }
   const response = await fetch(url, options);
   const data = await response.json().catch(() => ({ error: response.statusText }));

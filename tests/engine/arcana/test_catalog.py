@@ -155,3 +155,53 @@ def test_a_loaded_catalog_does_not_change_with_the_callers_object(test_catalog):
     card(catalog, "m_agent_02")["vp"] = 9
     assert loaded.cards["m_agent_01"].arcana["political"] == 3
     assert card(loaded.source, "m_agent_02")["vp"] == 3
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda c: c["guilds"]["thieves"].update(tie_arcanumm="spiritual"),
+         "[guilds.thieves] tie_arcanumm: unknown key (did you mean tie_arcanum?)"),
+        (lambda c: c.update(nmae="x"), "nmae: unknown key (did you mean name?)"),
+        (lambda c: card(c, "m_agent_07").update(fiefs="temple"),
+         'card "m_agent_07": fiefs: unknown key (did you mean fief?)'),
+        (lambda c: card(c, "m_agent_07").update(colour=1),
+         'card "m_agent_07": colour: unknown key (known: id, kind, vp, name,'),
+        (lambda c: card(c, "m_agent_07")["arcana"].update(militray=1),
+         'card "m_agent_07": unknown arcanum "militray" in arcana (did you mean military?)'),
+        (lambda c: c["guilds"].update(thieves=5),
+         "[guilds.thieves]: a guild is a table with name and tie_arcanum, not 5"),
+        (lambda c: c.update(name=["x"]), "name: the catalog's name must be text, not ['x']"),
+        (lambda c: c["guilds"]["blades"].update(name=["x"]),
+         "[guilds.blades] name: a guild's name must be text, not ['x']"),
+        (lambda c: card(c, "blades_agent_2").update(guild=["blades"]),
+         "card \"blades_agent_2\": guild must be text, not ['blades']"),
+        (lambda c: card(c, "m_agent_07").update(main={"a": 1}),
+         "card \"m_agent_07\": main must be text, not {'a': 1}"),
+        (lambda c: card(c, "m_agent_07").update(name=3), 'card "m_agent_07": name must be text'),
+        (lambda c: card(c, "m_agent_07").update(id=7), "card 55: id must be text, not 7"),
+        (lambda c: card(c, "m_agent_07").update(vp=[[[[[[[[[1]]]]]]]]]),
+         "cards[54].vp[0][0][0][0][0][0]: nested deeper than 8 levels"),
+    ],
+)  # fmt: skip
+def test_unknown_keys_and_wrong_types_are_errors_naming_the_place(test_catalog, change, expected):
+    catalog = test_catalog()
+    change(catalog)
+    found = problems_of(catalog)
+    assert any(p.startswith(expected) for p in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a = " + "[" * 5000 + "]" * 5000, "not valid TOML (nested too deeply)"),
+        ("a = " + "9" * 5000, "not valid TOML (a number far too long)"),
+        ("a = " + "{b = " * 20 + "1" + "}" * 20, "a.b.b.b.b.b.b.b.b: nested deeper than 8 levels"),
+    ],
+)
+def test_hostile_toml_is_one_problem_not_a_crash(tmp_path, text, expected):
+    path = tmp_path / "hostile.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CatalogError) as err:
+        load_catalog(path)
+    assert err.value.problems == [expected]

@@ -1,0 +1,272 @@
+"""Who may ask the table what: aiohttp middleware that refuses a request before any handler
+runs, with one sentence as JSON `{"error": ...}` and a 4xx status.
+
+    app = guard.application(token=None)             # the checks below, then your routes
+    async def tap(request):
+        body = guard.json_object(request, ("pad", "card"))   # a dict with both keys
+
+In the order they are checked:
+1. Host (403): without a token only this machine's own names are answered (localhost,
+   127.0.0.1, [::1], the address the connection came in on), with the listening port.
+2. Origin, when sent, must be the server's own, `http://<Host>` (403), and Sec-Fetch-Site
+   must not be cross-site or same-site (403) unless a link is followed (a GET navigation).
+3. Token, when one is set, on every protected path: `Authorization: Bearer T` or `?token=T` (401).
+4. A state-changing request (any method but GET and HEAD) has `Content-Type: application/json`
+   (UTF-8) and no Content-Encoding (415), and its body arrives within `body_s` (408), fits in
+   `max_body` bytes (413) and is one JSON value nested at most MAX_DEPTH deep (400).
+Every answer forbids framing, sniffing and Referer (SAFE_HEADERS). Why these rules (DNS
+rebinding, cross-site requests, a token as the proof) is in docs/simulator.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import ipaddress
+import json
+import sys
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from aiohttp import web
+
+MAX_BODY = 64 * 1024
+BODY_S = 10.0
+MAX_DEPTH = 16
+OWN_NAMES = ("localhost", "127.0.0.1", "[::1]")
+READS = ("GET", "HEAD")
+# Every answer: no framing (clickjacking), no sniffing JSON as a script, no Referer with the token.
+SAFE_HEADERS = {
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+BODY: web.RequestKey[Any] = web.RequestKey("body", object)
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Middleware = Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]
+
+
+class Refused(Exception):
+    """A request refused before it was tried: `status` (4xx) and a sentence; nothing changed."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def application(
+    token: str | None = None,
+    protected: str = "/api/",
+    body_s: float = BODY_S,
+    max_body: int = MAX_BODY,
+    middlewares: Iterable[Middleware] = (),
+) -> web.Application:
+    """A web.Application whose every request passes the checks above (token: required on
+    paths starting with `protected`); `middlewares` run after them, nearest the handler."""
+    app = web.Application(
+        middlewares=[answer_refusals, checks(token, protected, body_s, max_body), *middlewares],
+        client_max_size=max_body,
+    )
+    app.on_response_prepare.append(_safe_headers)
+    return app
+
+
+def json_object(request: web.Request, fields: tuple[str, ...]) -> dict[str, Any]:
+    """The request's JSON body as an object holding `fields` (no body: {} if none are needed)."""
+    body = request[BODY]
+    if body is None and not fields:
+        return {}
+    if not isinstance(body, dict):
+        wanted = f" with {', '.join(fields)}" if fields else ""
+        raise Refused(400, f"The request body must be a JSON object{wanted}")
+    missing = [name for name in fields if name not in body]
+    if missing:
+        raise Refused(400, f"The request body lacks {', '.join(missing)}")
+    return body
+
+
+def refusal(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status)
+
+
+@web.middleware
+async def answer_refusals(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Refused and aiohttp's own 4xx (no route, wrong method) as JSON."""
+    try:
+        return await handler(request)
+    except Refused as err:
+        response = refusal(err.status, err.message)
+        if err.status in (408, 413):
+            response.force_close()  # the rest of that body is not worth waiting for
+        return response
+    except web.HTTPNotFound:
+        return refusal(404, f"There is nothing at {request.path}")
+    except web.HTTPMethodNotAllowed as err:
+        allowed = ", ".join(sorted(err.allowed_methods))
+        return refusal(405, f"{request.method} is not allowed here (use {allowed})")
+
+
+def checks(token: str | None, protected: str, body_s: float, max_body: int) -> Middleware:
+    """The middleware that applies rules 1 to 4 (see the module's head)."""
+
+    @web.middleware
+    async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
+        _check_host(request, trusted_by_token=token is not None)
+        _check_origin(request)
+        if token is not None and request.path.startswith(protected):
+            _check_token(request, token)
+        if request.match_info.http_exception is not None:
+            return await handler(request)  # no such route or method: say so, read nothing
+        request[BODY] = None
+        if request.method not in READS:
+            _check_content_type(request)
+            request[BODY] = _parse(await _read(request, body_s, max_body))
+        return await handler(request)
+
+    return check
+
+
+# -- 1. Host ------------------------------------------------------------------------------------
+def _check_host(request: web.Request, trusted_by_token: bool) -> None:
+    hosts = request.headers.getall("Host", [])
+    if len(hosts) != 1:
+        raise Refused(400, "The request needs exactly one Host header")
+    if trusted_by_token:
+        return  # any of the machine's names: the token, not the name, proves who asks
+    own = _own_address(request)
+    name, port = _split_host(hosts[0])
+    ports = (own[1], None) if own[1] == 80 else (own[1],)  # a browser leaves out :80
+    if name not in (*OWN_NAMES, own[0]) or port not in ports:
+        raise Refused(
+            403,
+            f"This table answers only to http://{own[0]}:{own[1]}/ or "
+            f"http://localhost:{own[1]}/, not to {hosts[0]!r} (started with a token, it "
+            "answers to any name)",
+        )
+
+
+def _own_address(request: web.Request) -> tuple[str, int]:
+    """The address and port this connection came in on, as a Host header would name them."""
+    sockname = request.transport.get_extra_info("sockname") if request.transport else None
+    if not isinstance(sockname, tuple) or len(sockname) < 2:
+        raise Refused(400, "The connection closed before the request was read")
+    address = ipaddress.ip_address(sockname[0].partition("%")[0])
+    shown = f"[{address}]" if address.version == 6 else str(address)
+    return shown, int(sockname[1])
+
+
+def _split_host(value: str) -> tuple[str, int | None]:
+    """'LocalHost:8080' -> ('localhost', 8080); '[::1]' -> ('[::1]', None); a bad port -> -1."""
+    name, colon, port = value.strip().lower().rpartition(":")
+    if not colon or (name.startswith("[") and not name.endswith("]")):
+        return value.strip().lower(), None
+    if not (port.isascii() and port.isdigit() and len(port) <= 5):
+        return name, -1
+    return name, int(port)
+
+
+# -- 2. Origin ----------------------------------------------------------------------------------
+def _check_origin(request: web.Request) -> None:
+    own = f"{request.scheme}://{request.headers.get('Host', '').strip()}".lower()
+    origin = request.headers.get("Origin")
+    if origin is not None and origin.strip().lower() != own:
+        raise Refused(403, f"A page from {origin!r} may not use this table (only {own} may)")
+    site = request.headers.get("Sec-Fetch-Site", "same-origin")
+    navigated = request.method == "GET" and request.headers.get("Sec-Fetch-Mode") == "navigate"
+    if site in ("cross-site", "same-site") and not navigated:
+        raise Refused(403, "A page from another site may not use this table")
+
+
+# -- 3. Token -----------------------------------------------------------------------------------
+def _check_token(request: web.Request, token: str) -> None:
+    given = request.query.get("token")
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        given = header.removeprefix("Bearer ").strip()
+    if given is None:
+        raise Refused(401, "This table needs its token: add ?token=... to the address")
+    try:
+        right = hmac.compare_digest(given.encode(), token.encode())
+    except UnicodeEncodeError:  # bytes that are not UTF-8 cannot be the token
+        right = False
+    if not right:
+        raise Refused(401, "Wrong token: use the address the table printed, with its ?token=")
+
+
+# -- 4. The body of a state-changing request ----------------------------------------------------
+def _check_content_type(request: web.Request) -> None:
+    if request.headers.get("Content-Encoding", "identity").strip().lower() != "identity":
+        raise Refused(415, "The request body must not be compressed (no Content-Encoding)")
+    charset = (request.charset or "utf-8").lower()
+    if request.content_type != "application/json" or charset != "utf-8":
+        raise Refused(
+            415, "A request that changes something needs Content-Type: application/json (UTF-8)"
+        )
+
+
+async def _read(request: web.Request, body_s: float, max_body: int) -> bytes:
+    """The whole body (aiohttp stops reading at the application's client_max_size)."""
+    try:
+        async with asyncio.timeout(body_s):
+            return await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        raise Refused(413, f"The request body is larger than {max_body} bytes") from None
+    except TimeoutError:
+        raise Refused(408, f"The request body did not arrive within {body_s:g} s") from None
+    except web.RequestPayloadError as err:
+        raise Refused(400, f"The request body is malformed ({err})") from None
+
+
+def _parse(raw: bytes) -> Any:
+    """One JSON value, or None for an empty body; Refused(400) for anything else."""
+    if not raw:
+        return None
+    try:
+        body = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError as err:
+        where = f"{err.reason} at byte {err.start}"
+        raise Refused(400, f"The request body is not UTF-8 ({where})") from None
+    except json.JSONDecodeError as err:
+        raise Refused(400, f"The request body is not valid JSON ({err})") from None
+    except NotANumber as err:
+        raise Refused(400, f"The request body is not valid JSON ({err})") from None
+    except ValueError:  # int() refuses to read so many digits (quadratic time)
+        digits = sys.get_int_max_str_digits()
+        raise Refused(400, f"The request body has a number of more than {digits} digits") from None
+    except RecursionError:
+        body = _TOO_DEEP
+    if body is _TOO_DEEP or _depth(body) > MAX_DEPTH:
+        raise Refused(400, f"The request body nests deeper than {MAX_DEPTH} levels")
+    return body
+
+
+class NotANumber(ValueError):
+    """NaN, Infinity and -Infinity, which Python's json reads but JSON does not have."""
+
+
+_TOO_DEEP = object()
+
+
+def _no_constant(name: str) -> Any:
+    raise NotANumber(f"{name} is not a JSON number")
+
+
+def _depth(value: Any) -> int:
+    deepest, level = 0, [(value, 1)]
+    while level:
+        item, depth = level.pop()
+        deepest = max(deepest, depth)
+        if depth > MAX_DEPTH:
+            break
+        if isinstance(item, dict):
+            level.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            level.extend((child, depth + 1) for child in item)
+    return deepest
+
+
+async def _safe_headers(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(SAFE_HEADERS)
