@@ -48,6 +48,10 @@ TESTS = {
         "tests/firmware/test_export_history.py",
         "tests/firmware/arcana/test_failing_journal.py",
     ),
+    "hardware/nfc/scanner.py": (
+        "tests/hardware/nfc/test_scanner.py",
+        "tests/hardware/nfc/test_timing.py",  # the scan period and the absence_s it needs
+    ),
     "hardware/nfc/emulator.py": (
         "tests/hardware/nfc/test_chip_commands.py",
         "tests/hardware/nfc/test_driver_on_emulated_buses.py",
