@@ -10,6 +10,7 @@ Each game has a controller module in `firmware.controllers` offering
 from __future__ import annotations
 
 import importlib
+import random
 from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
@@ -61,11 +62,15 @@ class TableGames:
         bindings: Mapping[str, str] | None = None,
         status_role: str = "status",
         pads: tuple[str, ...] = FULL_TABLE_PADS,
+        seed: int | None = None,
     ) -> None:
         self.catalog_source = catalog
         self.bindings = dict(bindings or {})
         self.status_role = status_role
         self.pads = pads  # reader roles, in table order; each has a display of the same role
+        # Draws what the rules leave to chance at the table (Res Arcana's start player): a
+        # seed replays the same draws (demo, tests); without one, the OS seeds it.
+        self.rng = random.Random(seed)
 
     @classmethod
     def for_profile(cls, profile: Any, **options: Any) -> TableGames:
@@ -127,14 +132,16 @@ class TableGames:
         return Registry(self.bindings, self.cards(game))
 
     def notice(self, role: str, message: str, size: tuple[int, int]) -> Image.Image:
+        return render(self.notice_screen(message), size)
+
+    def notice_screen(self, message: str) -> Any:
+        """The screen model of a notice: an unknown card, an undo or redo, or a refusal."""
         title, _, action = message.partition(": ")
         if message == UNKNOWN_CARD:
-            screen: Any = UnknownCardScreen()
-        elif title in ("Undone", "Redone") and action:
-            screen = UndoScreen(action, title)
-        else:
-            screen = RefusalScreen(message)
-        return render(screen, size)
+            return UnknownCardScreen()
+        if title in ("Undone", "Redone") and action:
+            return UndoScreen(action, title)
+        return RefusalScreen(message)
 
     def card_name(self, card: str) -> str:
         if card in self.catalog.cards:

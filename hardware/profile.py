@@ -412,7 +412,7 @@ class _Checker:
             a = self.pin("encoder", index, entry, "a", "encoder", required=True)
             b = self.pin("encoder", index, entry, "b", "encoder", required=True)
             encoder = EncoderSpec(a, b, self.lines.of("encoder")) if None not in (a, b) else None
-        self.bus_pins(readers, [d for d, _ in displays])
+        self.bus_pins(readers, [d for d, _ in displays], {d.role: line for d, line in displays})
         return Profile(
             source=source,
             readers=tuple(readers),
@@ -594,7 +594,12 @@ class _Checker:
                 self.problem(line, f"two {section} have role {role!r} (first at line {seen[role]})")
             seen.setdefault(role, line)
 
-    def bus_pins(self, readers: list[ReaderSpec], displays: list[DisplaySpec]) -> None:
+    def bus_pins(
+        self,
+        readers: list[ReaderSpec],
+        displays: list[DisplaySpec],
+        display_lines: dict[str, int | None],
+    ) -> None:
         """Pins that a bus in use has taken may not be buttons or chip-selects."""
         taken: dict[int, str] = {}
         if (
@@ -603,13 +608,25 @@ class _Checker:
             or (self.mux and self.mux.bus in I2C_PINS)
         ):
             taken.update(I2C_PINS[1])
-        for port in {r.bus for r in readers if r.interface == "spi"} | {
-            d.bus for d in displays if d.interface == "spi"
-        }:
+        reader_ports = {r.bus for r in readers if r.interface == "spi"}
+        for port in reader_ports | {d.bus for d in displays if d.interface == "spi"}:
             taken.update(SPI_PINS[port])
+            # The kernel holds the chip-enables as GPIOs while the bus is on (cs-gpios):
+            # SPI0's two with dtparam=spi=on, SPI1's first with dtoverlay=spi1-1cs.
+            for device, pin in enumerate(SPI_CE_PINS[port][: 2 if port == 0 else 1]):
+                taken[pin] = f"SPI{port} CE{device}, held by the kernel while SPI{port} is on"
         for d in displays:
             if d.interface == "spi" and d.cs is None:
                 taken[SPI_CE_PINS[d.bus][d.device]] = f"SPI{d.bus} CE{d.device}"
+            if d.interface == "spi" and d.cs is None and d.device == 0 and d.bus in reader_ports:
+                # Blinka's SPI for the readers is /dev/spidevN.0: every reader transfer
+                # selects CE0 too, and an OLED there takes the PN532 frames as pixels.
+                self.problem(
+                    display_lines.get(d.role),
+                    f"display {d.role} is on SPI{d.bus}'s CE0, which every reader transfer "
+                    f"on SPI{d.bus} selects too: give it a GPIO chip-select (cs = N), put it "
+                    f"on device = 1, or put the readers on the other SPI bus",
+                )
         if any(
             r.interface == "uart" and r.port in ("/dev/serial0", "/dev/ttyAMA0") for r in readers
         ):

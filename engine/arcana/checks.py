@@ -30,9 +30,11 @@ def check_player(table: Table, player: int | None) -> int:
 def check_stake(table: Table, stake: int | None, needs_market: bool = True) -> int:
     count = len(table.markets)
     if stake is None or not 0 <= stake < count:
-        raise Refused("unknown_stake", f"There is no stake {stake} (stakes 0..{count - 1})")
+        # people count stakes from 1; records and actions from 0
+        asked = "no stake given" if stake is None else f"there is no stake {stake + 1}"
+        raise Refused("unknown_stake", f"{asked.capitalize()} (stakes 1 to {count})")
     if needs_market and table.markets[stake] is None:
-        raise Refused("empty_stake", f"Stake {stake} shows no market card")
+        raise Refused("empty_stake", f"Stake {stake + 1} shows no market card")
     return stake
 
 

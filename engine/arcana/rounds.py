@@ -21,14 +21,15 @@ def reveal(table: Table, action: Action, events: list) -> None:
         raise Refused("no_reveal", "No stake is waiting for a card")
     stake = table.reveals[0]
     if action.stake != stake:
-        raise Refused("wrong_stake", f"Reveal the next card on stake {stake} first")
+        raise Refused("wrong_stake", f"Reveal the next card on stake {stake + 1} first")
     card = card_of(table, action.card)
     free = table.free_stake
     left = table.piles[stake]
     if card.kind == "game_end":
         if stake != free:
             raise Refused(
-                "bad_reveal", f"The game-end card lies only in the free-trade pile ({free})"
+                "bad_reveal",
+                f"The game-end card is only in the free-trade pile (stake {free + 1})",
             )
         if table.game_end_revealed:
             raise Refused("bad_reveal", "The game-end card has already been revealed")

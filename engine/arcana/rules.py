@@ -64,7 +64,9 @@ def _apply(state: State, action: Action) -> tuple[Table, list]:
 def _player_action(table: Table, action: Action, events: list) -> None:
     player = check_player(table, action.player)
     if table.reveals:
-        raise Refused("awaiting_reveal", f"Reveal the next card on stake {table.reveals[0]} first")
+        raise Refused(
+            "awaiting_reveal", f"Reveal the next card on stake {table.reveals[0] + 1} first"
+        )
     if table.militia_due is not None:
         if action.kind != "militia" or player != table.militia_due:
             name = guild_name(table, table.militia_due)
@@ -99,7 +101,7 @@ def _from_hand(table: Table, player: int, card_id: str, kind: str | None) -> Car
     if card_id not in table.possession[player]:
         for i, side in enumerate(table.agents):
             if card_id in side[player]:
-                raise Refused("already_on_stake", f"That agent is already on stake {i}")
+                raise Refused("already_on_stake", f"That agent is already on stake {i + 1}")
         raise Refused("not_in_possession", f"{card.name} is not in your possession")
     if card_id not in table.ready[player]:
         raise Refused(
@@ -149,7 +151,7 @@ def _location(table: Table, player: int, action: Action, events: list) -> None:
         to = check_stake(table, _int_param(params, "to"))
         origin = _own_agent_stake(table, player, moved)
         if origin == to:
-            raise Refused("bad_params", f"That agent is already on stake {to}")
+            raise Refused("bad_params", f"That agent is already on stake {to + 1}")
         del table.agents[origin][player][moved]
         _place(table, player, str(moved), to)
         face_down = table.agents[to][player][moved]
@@ -176,7 +178,7 @@ def _bribe(table: Table, player: int, action: Action, events: list) -> None:
     market = table.catalog.cards[table.markets[stake] or ""]
     if market.kind != "agent":
         raise Refused(
-            "not_bribable", f"Only agents can be bribed; stake {stake} shows a {market.kind}"
+            "not_bribable", f"Only agents can be bribed; stake {stake + 1} shows a {market.kind}"
         )
     own = [c for c in table.agents[stake][player] if table.catalog.cards[c].kind != "militia"]
     if not own:

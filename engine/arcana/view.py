@@ -37,7 +37,7 @@ def pending(state: State) -> Pending:
         return Pending("over", None, None, (), "The game is over")
     if state.reveals:
         stake = state.reveals[0]
-        return Pending("reveal", None, stake, stash, f"Reveal the next card on stake {stake}")
+        return Pending("reveal", None, stake, stash, f"Reveal the next card on stake {stake + 1}")
     if state.militia_due is not None:
         p = state.militia_due
         return Pending("militia", p, None, stash, f"{_who(state, p)}: place the top militia card")
@@ -47,7 +47,9 @@ def pending(state: State) -> Pending:
 
 
 def _who(state: State, player: int) -> str:
-    return f"{state.catalog.guilds[state.guilds[player]].name} ({state.names[player]})"
+    """ "Blades (Ann)"; only "Blades" when the player is named after the guild."""
+    guild = state.catalog.guilds[state.guilds[player]].name
+    return guild if state.names[player] == guild else f"{guild} ({state.names[player]})"
 
 
 def view(state: State, player: int | None) -> dict[str, Any]:

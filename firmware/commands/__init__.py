@@ -49,6 +49,12 @@ def open_table(profile: Any, command: str, buses: str) -> Any:
         return build_table(profile, buses)
     except BusUnavailable as err:
         print(f"arcana-table {command}: cannot open the table's hardware: {err}", file=sys.stderr)
+    except OSError as err:  # a device node there but not ours: permissions, busy
+        print(
+            f"arcana-table {command}: cannot open the table's hardware: "
+            f"{type(err).__name__}: {err}",
+            file=sys.stderr,
+        )
     except Exception as err:  # off a Pi, Blinka and lgpio refuse to load
         print(
             f"arcana-table {command}: cannot open the table's hardware: "

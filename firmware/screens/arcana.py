@@ -10,7 +10,7 @@ from PIL import Image
 
 from firmware.screens.canvas import PAPER, Canvas, font
 from firmware.screens.general import message
-from firmware.screens.layout import alert_block, columns, result_bar, title_row
+from firmware.screens.layout import alert_block, columns, result_bar, title_row, to_play
 from firmware.screens.models import (
     ArcanaStatusScreen,
     BreakdownScreen,
@@ -18,9 +18,11 @@ from firmware.screens.models import (
     EmptyStakeScreen,
     GuildAtStake,
     RankingScreen,
+    RoundResultsScreen,
     StakeScreen,
     StruggleScreen,
 )
+from firmware.screens.short_forms import SHORT_FORMS, short_form
 
 Size = tuple[int, int]
 FULL: Size = (128, 64)
@@ -40,10 +42,13 @@ def render_stake(screen: StakeScreen, size: Size = FULL) -> Image.Image:
 
 def _stake_tall(canvas: Canvas, screen: StakeScreen) -> None:
     name_width = canvas.width
-    if screen.stake:  # the stake's own label gets at most 60 px, the card name the rest
-        label_width = min(font("small").width(screen.stake), 60)
-        name_width = canvas.width - label_width - 4
-        canvas.text(name_width + 4, 2, screen.stake, width=label_width)
+    if screen.stake:  # the card name first; the stake's label (or its short form) after it
+        small = font("small")
+        room = canvas.width - min(small.width(screen.card), canvas.width - 20) - 6
+        label = short_form(screen.stake, "small", room)
+        label_width = min(small.width(label), room)
+        name_width = canvas.width - label_width - 6
+        canvas.text(name_width + 6, 2, label, width=label_width)
     canvas.text(0, 2, screen.card, width=name_width)
     canvas.hline(12)
     # left panel: the arcanum twice as large as in text, the threshold in big digits
@@ -61,21 +66,28 @@ def _stake_tall(canvas: Canvas, screen: StakeScreen) -> None:
 
 
 def _stake_short(canvas: Canvas, screen: StakeScreen) -> None:
-    canvas.icon(screen.arcanum.value, 0, 0)
-    right = canvas.text(14, 1, str(screen.threshold), font="medium", width=24)
+    # the threshold and the card name on the top row; the arcanum left of the sides below
+    number = str(screen.threshold)
+    face = "medium"
+    if font("medium").width(number) + 4 + font("small").width(screen.card) > canvas.width:
+        face = "small"
+    right = canvas.text(0, 1 if face == "medium" else 3, number, font=face, width=24)
     canvas.text(right + 4, 3, screen.card)
+    canvas.icon(screen.arcanum.value, 0, 15)
     for index, guild in enumerate(screen.guilds[:4]):
-        x = (index % 2) * 66
+        x = 14 + (index % 2) * 58
         y = 15 + (index // 2) * 9
-        _guild_entry(canvas, x, y, 62, guild, "small")
+        _guild_entry(canvas, x, y, 56, guild, "small")
     if not screen.guilds:
-        canvas.text(0, 18, "No agents", align="center")
+        canvas.text(14, 18, "No agents", width=canvas.width - 14, align="center")
 
 
 def _guild_entry(
     canvas: Canvas, x: int, y: int, width: int, guild: GuildAtStake, number_font: str
 ) -> None:
-    """Label on the left; on the right the strength, then "+N" and a card back if hidden."""
+    """Label on the left (inverted when the guild controls the stake: its mark); on the
+    right the strength, then "+N" and a card back if hidden.
+    """
     small = font("small")
     right = x + width
     # the small font's capitals are 7 px tall, the medium's 10: align their baselines
@@ -90,33 +102,48 @@ def _guild_entry(
     number = str(guild.strength)
     number_width = font(number_font).width(number)
     canvas.text(right - number_width, y - lift, number, font=number_font)
-    canvas.text(x, y, guild.label, width=right - number_width - x - 3)
+    room = right - number_width - x - 3
+    if not guild.controls:
+        canvas.text(x, y, guild.label, width=room)
+        return
+    label = short_form(guild.label, "small", room - 2)
+    used = min(small.width(label), room - 2)
+    canvas.box(x, y - 2, x + used + 1, y + 8)
+    canvas.text(x + 1, y, label, width=used, fill=PAPER)
 
 
 def render_empty_stake(screen: EmptyStakeScreen, size: Size = FULL) -> Image.Image:
-    """An empty stake: "Tap the new card" while a reveal is awaited, else "Pile used up"."""
+    """An empty stake: "Tap the new card here" when its reveal is due, "Next card after
+    Stake 2" while another stake reveals first, else why no card comes."""
+    if screen.waiting and not screen.after:
+        return message(size, "tap", screen.stake, "Tap the new card here")
     if screen.waiting:
-        return message(size, "tap", screen.stake, "Tap the new card")
+        return message(size, "", screen.stake, f"Next card after {screen.after}")
+    if screen.ending:
+        return message(size, "", screen.stake, "Game ends after this round")
     return message(size, "", screen.stake, "Pile used up")
 
 
 def render_struggle(screen: StruggleScreen, size: Size = FULL) -> Image.Image:
     """Each side's strength against the threshold (contenders inverted), the tie-break if
-    used, and the winner or "No winner".
+    used, and the winner or "No winner". A card name too long to share the title row with
+    the threshold moves the threshold to the line under the strengths (on 128x64).
     """
     canvas = Canvas(size)
-    title_row(canvas, screen.arcanum.value, str(screen.threshold), screen.card)
+    titled = title_row(canvas, screen.arcanum.value, str(screen.threshold), screen.card)
     entries = [(s.label, s.value, s.value >= screen.threshold) for s in screen.strengths]
     outcome = f"{screen.winner} wins" if screen.winner else "No winner"
     if canvas.tall:
         columns(canvas, entries, top=14, big=True)
-        if screen.tie_break:
-            canvas.text(0, 39, screen.tie_break, align="center")
+        line = screen.tie_break or ("" if titled else f"Needs {screen.threshold}")
+        if line:
+            canvas.text(0, 39, line, align="center")
         result_bar(canvas, outcome)
     else:
         columns(canvas, entries, top=13, big=False)
-        if screen.tie_break:
-            outcome += " (tie-break)"
+        tied = f"{outcome} (tie-break)"
+        if screen.tie_break and font("small").width(tied) <= canvas.width - 2:
+            outcome = tied
         result_bar(canvas, outcome)
     return canvas.image
 
@@ -124,9 +151,9 @@ def render_struggle(screen: StruggleScreen, size: Size = FULL) -> Image.Image:
 def render_bribe(screen: BribeScreen, size: Size = FULL) -> Image.Image:
     """The bribe value against the market agent's financial value, and what happened."""
     canvas = Canvas(size)
-    title_row(canvas, "financial", "", f"Bribe: {screen.card}")
+    title_row(canvas, "financial", "", screen.card)
     sign = "≥" if screen.succeeded else "<"
-    outcome = f"{screen.briber} takes it" if screen.succeeded else "Bribe fails"
+    outcome = f"{screen.briber} bribes it" if screen.succeeded else "Bribe fails"
     if canvas.tall:
         canvas.text(0, 16, str(screen.value), font="digits", width=50, align="center")
         canvas.text(50, 22, sign, font="medium", width=28, align="center")
@@ -142,13 +169,16 @@ def render_bribe(screen: BribeScreen, size: Size = FULL) -> Image.Image:
 def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image.Image:
     """Round, whose turn, cards left in each hand, and a prompt (or an alert, inverted)."""
     canvas = Canvas(size)
-    turn = f"{screen.turn} to play" if screen.turn else ""
     hands = [(hand.label, hand.cards, hand.label == screen.turn) for hand in screen.hands]
     if canvas.tall:
         canvas.text(0, 1, f"Round {screen.round}")
-        if turn:
+        if screen.turn:
             canvas.icon("turn", 0, 15)
-            canvas.text(11, 13, turn, font="medium")
+            turn = to_play(screen.turn, "medium", canvas.width - 11)
+            if turn:
+                canvas.text(11, 13, turn, font="medium")
+            else:
+                canvas.text(11, 15, to_play(screen.turn, "small", canvas.width - 11) or "")
         if screen.alert:  # a device in trouble matters more than the hands
             alert_block(canvas, screen.alert, top=29)
             return canvas.image
@@ -163,13 +193,32 @@ def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image
         round_text = f"R{screen.round}"
         round_width = font("small").width(round_text)
         canvas.text(canvas.width - round_width, 1, round_text)
-        if turn:
+        if screen.turn:
             canvas.icon("turn", 0, 1)
-            canvas.text(10, 1, turn, width=canvas.width - round_width - 14)
+            room = canvas.width - round_width - 14
+            turn = to_play(screen.turn, "small", room) or f"{screen.turn} to play"
+            canvas.text(10, 1, turn, width=room)
         columns(canvas, hands, top=12, big=False)
         bottom = 23
     if screen.prompt:
         canvas.text(0, bottom, screen.prompt, align="center")
+    return canvas.image
+
+
+def render_round_results(screen: RoundResultsScreen, size: Size = FULL) -> Image.Image:
+    """Stakes won this round, one column per player, and how many stakes nobody won."""
+    canvas = Canvas(size)
+    entries = [(w.label, w.value, w.value > 0) for w in screen.wins]
+    unwon = f"No winner at {screen.unwon}" if screen.unwon else "Every stake was won"
+    if canvas.tall:
+        canvas.text(0, 1, f"Round {screen.round}: stakes won")
+        columns(canvas, entries, top=16, big=True)
+        canvas.text(0, 45, unwon, align="center")
+        canvas.text(0, 56, "OK: go on", align="center")
+    else:
+        canvas.text(0, 1, f"Round {screen.round}: stakes won")
+        columns(canvas, entries, top=13, big=False)
+        canvas.text(0, 24, unwon, align="center")
     return canvas.image
 
 
@@ -237,8 +286,18 @@ def render_breakdown(screen: BreakdownScreen, size: Size = FULL) -> Image.Image:
         points_width = font("medium").width(points)
         canvas.text(canvas.width - points_width, 1, points, font="medium")
         canvas.text(0, 1, screen.name, font="medium", width=canvas.width - points_width - 4)
-        parts = " · ".join(f"{line.label} {line.points}" for line in screen.lines)
-        rows = font("small").wrap(parts, canvas.width - font("small").width(page) - 4, 2)
+        room = canvas.width - font("small").width(page) - 4
+        for shorten in (False, True):  # hand-chosen short labels when the full ones need more
+            labels = [
+                SHORT_FORMS.get(line.label, (line.label,))[0] if shorten else line.label
+                for line in screen.lines
+            ]
+            parts = " · ".join(
+                f"{label} {line.points}" for label, line in zip(labels, screen.lines, strict=True)
+            )
+            if len(font("small").wrap(parts, room, 99)) <= 2:
+                break
+        rows = font("small").wrap(parts, room, 2)
         for index, row in enumerate(rows):
             canvas.text(0, 14 + index * 9, row)
         canvas.text(0, 23, page, align="right")

@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from firmware.screens.font import Font, load_font
 from firmware.screens.icons import icon
+from firmware.screens.short_forms import short_form
 
 INK = 1
 PAPER = 0
@@ -23,7 +24,8 @@ class Mark:
     """Where a text or an icon was drawn: its box (x0, y0 inclusive; x1, y1 exclusive).
 
     A text's box spans its capitals (accents and descenders may reach past it); `text` is
-    what was asked for, `shown` what fitted. Tests use the marks to check layouts.
+    what was asked for, `shown` what fitted (a short form, or cut with an ellipsis). Tests
+    use the marks to check layouts.
     """
 
     text: str
@@ -61,11 +63,12 @@ class Canvas:
         fill: int = INK,
     ) -> int:
         """Draw text with its capitals' top at row y inside [x, x + width); returns the right
-        edge of the drawn text. Text wider than the box is shortened with an ellipsis.
+        edge of the drawn text. Text wider than the box is drawn in its hand-chosen short
+        form (`short_forms`) when it has one that fits, else shortened with an ellipsis.
         """
         face = load_font(font)
         width = self.width - x if width is None else width
-        shown = face.fit(text, max(width, 0))
+        shown = face.fit(short_form(text, font, max(width, 0)), max(width, 0))
         used = face.width(shown)
         if align == "right":
             x += width - used

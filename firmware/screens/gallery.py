@@ -17,6 +17,7 @@ from pathlib import Path
 from PIL import Image
 
 from firmware.screens import models as m
+from firmware.screens.icons import LEGEND, icon
 from firmware.screens.render import SIZE_128X32, SIZE_128X64, render
 from firmware.screens.text_art import text_art
 
@@ -29,11 +30,11 @@ EXAMPLES: dict[str, m.Screen] = {
         arcanum=A.POLITICAL,
         threshold=7,
         guilds=(
-            m.GuildAtStake("Ann", 5, hidden=1),
+            m.GuildAtStake("Ann", 5, hidden=1, controls=True),
             m.GuildAtStake("Ben", 3),
-            m.GuildAtStake("Cleo", 0, hidden=2),
+            m.GuildAtStake("Cleo", 0, hidden=2, controls=True),
         ),
-        stake="S2",
+        stake="Stake 2",
     ),
     "stake_four_guilds": m.StakeScreen(
         card="Temple of the Drowned Moon",
@@ -47,8 +48,22 @@ EXAMPLES: dict[str, m.Screen] = {
         ),
         stake="Free trade",
     ),
+    "stake_long_name": m.StakeScreen(
+        card="Sample location 10",
+        arcanum=A.FINANCIAL,
+        threshold=12,
+        guilds=(
+            m.GuildAtStake("Blades", 4, controls=True),
+            m.GuildAtStake("Ferrymen", 11, hidden=1, controls=True),
+            m.GuildAtStake("Thieves", 0, hidden=3),
+            m.GuildAtStake("Usurers", 9),
+        ),
+        stake="Stake 4",
+    ),
     "stake_empty": m.EmptyStakeScreen(stake="Stake 3"),
+    "stake_empty_later": m.EmptyStakeScreen(stake="Stake 4", after="Stake 3"),
     "stake_used_up": m.EmptyStakeScreen(stake="Stake 1", waiting=False),
+    "stake_game_ends": m.EmptyStakeScreen(stake="Free trade", waiting=False, ending=True),
     "struggle": m.StruggleScreen(
         card="Clockwork Spy",
         arcanum=A.POLITICAL,
@@ -63,6 +78,29 @@ EXAMPLES: dict[str, m.Screen] = {
         threshold=9,
         strengths=(m.Strength("Ann", 3), m.Strength("Ben", 6)),
         winner=None,
+    ),
+    "struggle_long_name": m.StruggleScreen(
+        card="Sample location 10",
+        arcanum=A.MILITARY,
+        threshold=12,
+        strengths=(
+            m.Strength("Blades", 12),
+            m.Strength("Ferrymen", 3),
+            m.Strength("Thieves", 12),
+            m.Strength("Usurers", 0),
+        ),
+        winner="Blades",
+        tie_break="Tie-break: military",
+    ),
+    "round_results": m.RoundResultsScreen(
+        round=2,
+        wins=(
+            m.Strength("Blades", 2),
+            m.Strength("Ferrymen", 0),
+            m.Strength("Thieves", 1),
+            m.Strength("Usurers", 1),
+        ),
+        unwon=1,
     ),
     "bribe": m.BribeScreen(card="Clockwork Spy", briber="Ann", value=6, needed=5),
     "bribe_fails": m.BribeScreen(card="Old Smuggler", briber="Ben", value=2, needed=4),
@@ -127,6 +165,13 @@ EXAMPLES: dict[str, m.Screen] = {
     ),
     "prompt": m.PromptScreen("Tap the stake to swap"),
     "setup_seat": m.PromptScreen("Tap your guild base", title="Seat 1"),
+    "setup_seated": m.PromptScreen("Ferrymen", title="Seat 2", icon=m.PromptIcon.NONE),
+    "under_base": m.PromptScreen(
+        "Ferrymen: Sample location 10\nOK: yes  Select: no",
+        title="Under the base?",
+        icon=m.PromptIcon.NONE,
+        short="Sample location 10 under base?\nOK: yes  Select: no",
+    ),
     "choice_game": m.ChoiceScreen("Choose the game", ("Arcana", "Res Arcana"), selected=0),
     "choice_variant": m.ChoiceScreen("Arcana: variant", ("Basic", "Advanced"), selected=1),
     "refusal": m.RefusalScreen("Thieves to play"),
@@ -160,6 +205,10 @@ def write_pictures(folder: Path) -> list[Path]:
             path = folder / f"{name}{suffix}.png"
             picture(render(screen, size)).save(path, optimize=True)
             written.append(path)
+    for name in LEGEND:
+        path = folder / f"icon_{name}.png"
+        picture(icon(name)).save(path, optimize=True)
+        written.append(path)
     return written
 
 

@@ -1,5 +1,6 @@
 """Screens of either game: prompts, refusals, device trouble, unknown cards, choices, saved,
-undo. Most are an icon beside a short message of at most three lines.
+undo. Most are an icon beside a short message of at most three lines
+(four of the small font when a sentence needs them).
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ PITCH = {"medium": 15, "small": 11}
 
 def message(size: Size, icon: str, title: str, text: str) -> Image.Image:
     """An optional inverted title bar, an icon on the left and the text wrapped beside it:
-    in the medium font when it fits in the lines available, else in the small one; what
-    still does not fit ends in an ellipsis.
+    in the medium font when it fits in the lines available, else in the small one; when it
+    still does not fit, the icon shrinks, then goes; what then does not fit ends in "…".
     """
     canvas = Canvas(size)
     top = 0
@@ -35,15 +36,21 @@ def message(size: Size, icon: str, title: str, text: str) -> Image.Image:
         canvas.box(0, 0, canvas.width - 1, 11)
         canvas.text(1, 2, title, width=canvas.width - 2, align="center", fill=PAPER)
         top = 13
-    elif title:
-        text = f"{title}: {text}"
+    elif title:  # no room for a title bar: the title leads the text
+        text = f"{title} {text}" if title.endswith("?") else f"{title}: {text}"
     body = canvas.height - top
-    x = 0
-    if icon:
-        scale = 2 if body >= 34 else 1
+    # the icon as large as the text leaves room for: big, small, or none at all
+    scales = ((2, 1) if body >= 34 else (1,)) if icon else ()
+    lines: list[str] = []
+    face, x = "small", 0
+    for scale in (*scales, 0):
+        x = 16 * scale + 4 if scale else 0
+        lines, face, whole = _fit_lines(text, canvas.width - x, body)
+        if whole:
+            break
+    if scale:
         side = 16 * scale
-        x = canvas.icon(icon, 0, top + (body - side) // 2, scale=scale) + 4
-    lines, face = _fit_lines(text, canvas.width - x, body)
+        canvas.icon(icon, 0, top + (body - side) // 2, scale=scale)
     pitch = PITCH[face] if canvas.tall else PITCH[face] - 1
     caps = 10 if face == "medium" else 7
     block = pitch * (len(lines) - 1) + caps
@@ -53,24 +60,29 @@ def message(size: Size, icon: str, title: str, text: str) -> Image.Image:
     return canvas.image
 
 
-def _fit_lines(text: str, width: int, height: int) -> tuple[list[str], str]:
+def _fit_lines(text: str, width: int, height: int) -> tuple[list[str], str, bool]:
+    """The lines and font for the text in the box, and whether it fits whole (in the medium
+    font, else the small one: at most three lines of medium, four of small)."""
     for face in ("medium", "small"):
-        room = min(MAX_LINES, max(1, (height - 2) // (PITCH[face] - 1)))
+        most = MAX_LINES if face == "medium" else MAX_LINES + 1
+        room = min(most, max(1, (height - 2) // (PITCH[face] - 1)))
         lines = font(face).wrap(text, width, 99)
         if len(lines) <= room:
-            return lines, face
-    return font("small").wrap(text, width, room), "small"
+            return lines, face, True
+    return font("small").wrap(text, width, room), "small", False
 
 
 def render_prompt(screen: PromptScreen, size: Size = FULL) -> Image.Image:
     """A request to the table, e.g. "Tap the stake to swap" or, in setup, "Seat 1" over
     "Tap your guild base"."""
     icon = "" if screen.icon is PromptIcon.NONE else screen.icon.value
+    if screen.short and size[1] < 64:
+        return message(size, icon, "", screen.short)
     return message(size, icon, screen.title, screen.text)
 
 
 def render_refusal(screen: RefusalScreen, size: Size = FULL) -> Image.Image:
-    """A refused tap: a cross and the engine's sentence, wrapped to at most three lines."""
+    """A refused tap: a cross and the engine's sentence, wrapped to fit (see `message`)."""
     return message(size, "refused", "", screen.reason)
 
 

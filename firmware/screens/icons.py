@@ -54,3 +54,20 @@ def icon(name: str, scale: int = 1) -> Image.Image:
     image = Image.new("1", (width * scale, len(rows) * scale), 0)
     image.putdata(data)
     return image
+
+
+# What each icon stands for, as the legend of docs/screens.md and the simulator page says.
+LEGEND: dict[str, str] = {
+    "military": "sword: military (arcanum)",
+    "political": "crown: political (arcanum)",
+    "spiritual": "eye: spiritual (arcanum)",
+    "financial": "coins: financial (arcanum)",
+    "fire": "flame: fire (essence)",
+    "life": "leaf: life (essence)",
+    "calm": "drop: calm (essence)",
+    "death": "skull: death (essence)",
+    "gold": "coin: gold (essence)",
+    "hidden": "card back: face-down agents, counted (+N)",
+    "turn": "arrow: whose turn it is",
+    "tap": "arrow onto a pad: tap a card here",
+}

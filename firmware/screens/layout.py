@@ -5,14 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from firmware.screens.canvas import INK, PAPER, Canvas, font
+from firmware.screens.short_forms import SHORT_FORMS
 
 
-def title_row(canvas: Canvas, icon: str, number: str, text: str) -> None:
-    """An icon, an optional number in the medium font, then text shortened to fit."""
+def title_row(canvas: Canvas, icon: str, number: str, text: str) -> bool:
+    """An icon, an optional number in the medium font, then the text. When the text would not
+    fit beside the number, the number is left out: returns whether it was drawn."""
     x = canvas.icon(icon, 0, 0) + 2
-    if number:
+    shown = bool(number) and font("medium").width(number) + 4 + font("small").width(text) <= (
+        canvas.width - x
+    )
+    if shown:
         x = canvas.text(x, 1, number, font="medium", width=30) + 4
     canvas.text(x, 2, text)
+    return shown
 
 
 def columns(canvas: Canvas, entries: Sequence[tuple[str, int, bool]], top: int, big: bool) -> None:
@@ -44,15 +50,20 @@ def columns(canvas: Canvas, entries: Sequence[tuple[str, int, bool]], top: int, 
             if highlighted:
                 canvas.box(x, top - 2, x + width - 2, top + 8)
             number_width = font("small").width(str(number))
-            canvas.text(x + width - 3 - number_width, top, str(number), fill=fill)
-            canvas.text(x + 1, top, label, width=width - number_width - 6, fill=fill)
+            canvas.text(x + width - 2 - number_width, top, str(number), fill=fill)
+            canvas.text(x + 1, top, label, width=width - number_width - 4, fill=fill)
 
 
 def result_bar(canvas: Canvas, text: str) -> None:
     """An inverted bar across the bottom with the outcome centred in it."""
     if canvas.tall:
         canvas.box(0, 48, canvas.width - 1, canvas.height - 1)
-        canvas.text(1, 50, text, font="medium", width=canvas.width - 2, align="center", fill=PAPER)
+        if font("medium").width(text) <= canvas.width - 2:
+            canvas.text(
+                1, 50, text, font="medium", width=canvas.width - 2, align="center", fill=PAPER
+            )
+        else:  # a long outcome in the small font, still whole
+            canvas.text(1, 52, text, width=canvas.width - 2, align="center", fill=PAPER)
     else:
         canvas.box(0, 23, canvas.width - 1, canvas.height - 1)
         canvas.text(1, 24, text, width=canvas.width - 2, align="center", fill=PAPER)
@@ -70,3 +81,11 @@ def alert_block(canvas: Canvas, text: str, top: int, bottom: int | None = None) 
     y = top + (bottom + 1 - top - (10 * (len(lines) - 1) + 7)) // 2
     for index, line in enumerate(lines):
         canvas.text(2, y + index * 10, line, width=canvas.width - 4, align="center", fill=PAPER)
+
+
+def to_play(name: str, face: str, width: int) -> str | None:
+    """ "Ferrymen to play" in the font when it fits, else with a short form of the name."""
+    for shown in (name, *SHORT_FORMS.get(name, ())):
+        if font(face).width(f"{shown} to play") <= width:
+            return f"{shown} to play"
+    return None

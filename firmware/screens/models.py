@@ -53,15 +53,18 @@ class GuildAtStake:
     label: str
     strength: int
     hidden: int = 0
+    controls: bool = False  # this guild controls the stake: its agents go there face down
 
 
-def guild_at_stake(label: str, agents: Iterable[tuple[int, bool]]) -> GuildAtStake:
+def guild_at_stake(
+    label: str, agents: Iterable[tuple[int, bool]], controls: bool = False
+) -> GuildAtStake:
     """Sum the required arcanum over face-up agents and count the face-down ones.
 
     `agents` are (value in the stake's main arcanum, face_up) pairs, militia included.
 
     >>> guild_at_stake("Ann", [(3, True), (5, False), (1, True)])
-    GuildAtStake(label='Ann', strength=4, hidden=1)
+    GuildAtStake(label='Ann', strength=4, hidden=1, controls=False)
     """
     strength = hidden = 0
     for value, face_up in agents:
@@ -69,7 +72,7 @@ def guild_at_stake(label: str, agents: Iterable[tuple[int, bool]]) -> GuildAtSta
             strength += value
         else:
             hidden += 1
-    return GuildAtStake(label, strength, hidden)
+    return GuildAtStake(label, strength, hidden, controls)
 
 
 @dataclass(frozen=True)
@@ -85,10 +88,14 @@ class StakeScreen:
 
 @dataclass(frozen=True)
 class EmptyStakeScreen:
-    """A stake without a market card: waiting for the next card, or its pile is used up."""
+    """A stake without a market card: its next card is asked for now (or, `after` another
+    stake's, later), or none comes: its pile is used up or (`ending`) the game-end card is out.
+    """
 
     stake: str = ""
-    waiting: bool = True  # False: the pile is used up and the stake stays empty
+    waiting: bool = True  # False: no card comes and the stake stays empty
+    after: str = ""  # waiting, but the stake of this label reveals its card first
+    ending: bool = False  # the game-end card is revealed: the game ends after this round
 
 
 @dataclass(frozen=True)
@@ -128,6 +135,16 @@ class BribeScreen:
     def succeeded(self) -> bool:
         """The bribe takes the agent when its value reaches the agent's financial value."""
         return self.value >= self.needed
+
+
+@dataclass(frozen=True)
+class RoundResultsScreen:
+    """The status display after a round's struggles: how many stakes each player won
+    (`wins`, every player) and at how many stakes nobody won (`unwon`)."""
+
+    round: int
+    wins: tuple[Strength, ...]
+    unwon: int = 0
 
 
 @dataclass(frozen=True)
@@ -271,6 +288,7 @@ class PromptScreen:
     text: str
     title: str = ""
     icon: PromptIcon = PromptIcon.TAP
+    short: str = ""  # the whole prompt, shorter, for a 128x32 panel (title and text)
 
 
 @dataclass(frozen=True)
@@ -326,6 +344,7 @@ Screen = (
     | StruggleScreen
     | BribeScreen
     | ArcanaStatusScreen
+    | RoundResultsScreen
     | RankingScreen
     | BreakdownScreen
     | SeatScreen

@@ -27,6 +27,7 @@ RENDERERS: dict[type, Callable[[Any, Size], Image.Image]] = {
     m.StruggleScreen: arcana.render_struggle,
     m.BribeScreen: arcana.render_bribe,
     m.ArcanaStatusScreen: arcana.render_arcana_status,
+    m.RoundResultsScreen: arcana.render_round_results,
     m.RankingScreen: arcana.render_ranking,
     m.BreakdownScreen: arcana.render_breakdown,
     m.SeatScreen: resarcana.render_seat,

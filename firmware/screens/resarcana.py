@@ -7,7 +7,7 @@ from collections.abc import Callable
 from PIL import Image
 
 from firmware.screens.canvas import PAPER, Canvas, font
-from firmware.screens.layout import alert_block, columns, result_bar
+from firmware.screens.layout import alert_block, columns, result_bar, to_play
 from firmware.screens.models import (
     Essence,
     Essences,
@@ -16,6 +16,7 @@ from firmware.screens.models import (
     SeatScreen,
     VictoryCheckScreen,
 )
+from firmware.screens.short_forms import short_form
 
 Size = tuple[int, int]
 FULL: Size = (128, 64)
@@ -92,7 +93,11 @@ def render_res_status(screen: ResStatusScreen, size: Size = FULL) -> Image.Image
             alert_block(canvas, screen.alert, top=11, bottom=29)
         elif turn:
             canvas.icon("turn", 0, 16)
-            canvas.text(11, 14, turn, font="medium")
+            shown = to_play(screen.turn, "medium", canvas.width - 11)
+            if shown:
+                canvas.text(11, 14, shown, font="medium")
+            else:
+                canvas.text(11, 16, to_play(screen.turn, "small", canvas.width - 11) or turn)
         canvas.text(0, 35, "Places")
         _places(canvas, screen.places, x=44, y=33)
         canvas.text(0, 52, "Monuments")
@@ -104,7 +109,11 @@ def render_res_status(screen: ResStatusScreen, size: Size = FULL) -> Image.Image
     round_text = f"R{screen.round}"
     round_width = font("small").width(round_text)
     canvas.text(canvas.width - round_width, 3, round_text)
-    canvas.text(0, 1, turn, font="medium", width=canvas.width - round_width - 4)
+    room = canvas.width - round_width - 4
+    if turn and (shown := to_play(screen.turn, "medium", room)):
+        canvas.text(0, 1, shown, font="medium", width=room)
+    elif turn:
+        canvas.text(0, 3, to_play(screen.turn, "small", room) or turn, width=room)
     _places(canvas, screen.places, x=0, y=18)
     _monuments(canvas, screen.monuments_up, screen.monuments_hidden, x=76, y=18)
     return canvas.image
@@ -143,7 +152,9 @@ def render_production(screen: ProductionScreen, size: Size = FULL) -> Image.Imag
         essence_row(canvas, screen.gained, top=33, show=gained)
     else:
         essence_row(canvas, screen.gained, top=0, show=gained)
-        canvas.text(0, 24, f"{screen.name} · round {screen.round}")
+        tail = f" · round {screen.round}"
+        name = short_form(screen.name, "small", canvas.width - font("small").width(tail))
+        canvas.text(0, 24, f"{name}{tail}")
     return canvas.image
 
 

@@ -24,11 +24,43 @@ from PIL import Image
 
 from engine.records import split
 from firmware.games import CONTROLLERS, TableGames
+from firmware.screens import ArcanaStatusScreen, PromptScreen
+from firmware.screens.icons import LEGEND, icon
 from firmware.sim import views
 from firmware.tabletop import Tabletop
 from hardware.profile import Profile, load_profile
 
 GAMES = tuple(CONTROLLERS)
+# The page's icon legend: the OLEDs' own icons, row by row ("#" ink), and what they mean.
+LEGEND_ROWS = [
+    {
+        "icon": name,
+        "means": means,
+        "rows": [
+            "".join("#" if icon(name).getpixel((x, y)) else "." for x in range(icon(name).width))
+            for y in range(icon(name).height)
+        ],
+    }
+    for name, means in LEGEND.items()
+]
+
+
+def agents_face_up(
+    game: str, games: Any, state: Any, pads: tuple[str, ...], seat: int
+) -> list[dict[str, Any]]:
+    """A seat's face-up agents on the stakes (public): a location may move one of them."""
+    if game != "arcana":
+        return []
+    return [
+        {
+            **views.card_info(game, games, card),
+            "stake": i,
+            "pad": pads[i] if i < len(pads) else None,
+        }
+        for i, stake in enumerate(state.stakes)
+        for card, down in stake.agents[seat]
+        if not down
+    ]
 
 
 class BadInput(ValueError):
@@ -190,6 +222,9 @@ class SimTable:
             "view": None,
             "table_cards": views.setup_cards(self.games, companion.controller),
             "box": views.card_box(game, self.games),
+            "prompt": self._prompt(),
+            "pad_labels": self._pad_labels(game, controller_state),
+            "legend": LEGEND_ROWS,
         }
         if companion.game_id is not None and companion.rules is not None and game is not None:
             lines = [line for line in split(self.top.journal.record(companion.game_id)) if line]
@@ -205,7 +240,34 @@ class SimTable:
                 out["hand"] = views.hand(
                     game, self.games, companion.rules, controller_state, self.roles, seat
                 )
+                out["hand"]["on_stakes"] = agents_face_up(
+                    game, self.games, controller_state, self.roles, seat
+                )
         return out
+
+    def _prompt(self) -> str:
+        """What the status display asks now, as one sentence for the page."""
+        status = self.top.companion.controller.screens().get(self.top.companion.status_role)
+        match status:
+            case ArcanaStatusScreen(turn=turn, prompt=prompt) if turn:
+                return f"{turn} to play. {prompt}." if prompt else f"{turn} to play."
+            case ArcanaStatusScreen(prompt=prompt):
+                return f"{prompt}." if prompt else ""
+            case PromptScreen(text=text, title=title):
+                text = " ".join(text.split("\n"))
+                return f"{title}: {text}" if title else text
+        return ""
+
+    def _pad_labels(self, game: str | None, state: Any) -> dict[str, str]:
+        """How the page names each pad, as the OLEDs do: "Stake 1".."Free trade", "Seat 1"."""
+        if game == "res-arcana":
+            return {role: f"Seat {i + 1}" for i, role in enumerate(self.roles[:4])}
+        if game == "arcana" and state is not None:
+            from firmware.controllers.arcana.seating import stake_label
+
+            count = len(state.stakes)
+            return {role: stake_label(i, count) for i, role in enumerate(self.roles[:count])}
+        return {}
 
     # -- inside ----------------------------------------------------------------------------
     def _game(self) -> str | None:

@@ -39,18 +39,26 @@ def public_result(game: str, rules: Any, state: Any, viewer: int | None) -> dict
     return rules.result(state)
 
 
-def card_info(game: str | None, games: Any, card: str) -> dict[str, str]:
-    """A card's id, printed name and kind (for the page's cards)."""
+def card_info(game: str | None, games: Any, card: str) -> dict[str, Any]:
+    """A card's id, printed name, kind and `face`: the values printed on it (for the page's
+    card faces). Only ever asked for cards the viewer may see."""
     if game == "res-arcana" or (game is None and card not in games.catalog.cards):
         from engine.resarcana import CARDS
 
         found = CARDS[card]
-        return {"id": card, "name": found.name, "kind": found.kind}
+        printed = found.to_json()
+        face = {key: printed[key] for key in ("cost", "produces", "power", "vp")}
+        return {"id": card, "name": found.name, "kind": found.kind, "face": face}
     catalog = games.catalog
     kind = catalog.kind(card)
-    if catalog.cards[card].is_market:
+    found = catalog.cards[card]
+    arcana_face: dict[str, Any] = {"vp": found.vp, "arcana": found.arcana}
+    if found.is_market:
         kind = f"market {kind}"
-    return {"id": card, "name": catalog.card_name(card), "kind": kind}
+        arcana_face.update(main=found.main, threshold=found.threshold)
+    if found.effect:
+        arcana_face["effect"] = found.effect
+    return {"id": card, "name": catalog.card_name(card), "kind": kind, "face": arcana_face}
 
 
 def card_box(game: str | None, games: Any) -> list[dict[str, str]]:
@@ -68,26 +76,24 @@ def moves(
     for action in rules.legal_actions(state):
         player, kind, card = action.player, action.kind, action.card
         if game == "arcana":
-            pad = _arcana_pad(action, pads)
+            taps = _arcana_pads(action, pads[: len(state.stakes)])
         else:
-            pad = pads[player] if player is not None and player < len(pads) else None
+            taps = [pads[player]] if player is not None and player < len(pads) else []
         if not card:
             continue  # a pass: a button, not a card
         entry = out.setdefault(player, {}).setdefault(card, {"kinds": set(), "pads": set()})
         entry["kinds"].add(kind)
-        if pad is not None:
-            entry["pads"].add(pad)
+        entry["pads"].update(taps)
     return out
 
 
-def _arcana_pad(action: Any, pads: Sequence[str]) -> str | None:
-    if action.kind == "discard":
-        return pads[0]  # after Select, on any pad
-    if action.kind == "location":
-        return pads[0]  # tapped anywhere; the screens then ask for the stakes
+def _arcana_pads(action: Any, pads: Sequence[str]) -> list[str]:
+    if action.kind in ("discard", "location"):
+        # after Select, or a location: tapped on any stake's pad (the screens then ask more)
+        return list(pads)
     if action.stake is not None and action.stake < len(pads):
-        return pads[action.stake]
-    return None
+        return [pads[action.stake]]
+    return []
 
 
 def _entries(
@@ -158,19 +164,22 @@ def setup_cards(games: Any, chooser: Any) -> list[dict[str, Any]]:
         from engine.resarcana import CARDS
 
         mages = sorted(card for card, found in CARDS.items() if found.kind == "mage")
-        return _setup_entries("res-arcana", games, mages, set(inner.mages.values()), "seat", pads)
+        # seats fill in pad order: the taken seats (to change a mage) and the next one
+        free = next(seat for seat in range(len(pads) + 1) if seat not in inner.mages)
+        seats = pads[: free + 1]
+        return _setup_entries("res-arcana", games, mages, set(inner.mages.values()), "seat", seats)
     catalog = games.catalog
     phase = getattr(inner, "phase", None)
     if phase == "seats":
         bases = [catalog.base_of(guild) for guild in sorted(catalog.guilds)]
         seated = {catalog.base_of(guild) for guild in inner.guilds}
-        return _setup_entries("arcana", games, bases, seated, "seat", pads[:1])
+        return _setup_entries("arcana", games, bases, seated, "seat", pads)  # any pad
     if phase == "stakes":
         market = sorted(catalog.market)
         stakes = pads[: len(inner.stakes)]
         return _setup_entries("arcana", games, market, set(inner.stakes), "stake", stakes)
     if phase == "tasks":
-        return _setup_entries("arcana", games, sorted(catalog.tasks), set(), "task", pads[:1])
+        return _setup_entries("arcana", games, sorted(catalog.tasks), set(), "task", pads)
     return []
 
 

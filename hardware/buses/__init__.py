@@ -1,15 +1,16 @@
 """Bus factories: where a table's readers, displays and buttons get their buses and pins.
 
-    buses = open_buses("emulated")        # or "real"; None: $ARCANA_TABLE_BUSES, then real
+    buses = open_buses("emulated")        # or "real"; None: $ARCANA_TABLE_BUSES, the
+                                          # profile's [table] buses, then real
     table = build_table(profile, buses)   # one build loop, whatever the buses are
 
 Like gpiozero's pin factories (`GPIOZERO_PIN_FACTORY`): the table's code is the same on every
 machine, and only the factory knows whether a bus is the Pi's or emulated.
 
 - `PiBuses` ("real"): Blinka's `busio`/`digitalio` for the PN532s, pyserial for UART readers,
-  luma's I2C (smbus2) and SPI (spidev + RPi.GPIO's API) interfaces for the OLEDs, gpiozero's
-  default pin factory (lgpio) for buttons. The libraries are imported when a device is
-  opened, never at import time: commands that need no hardware start on any machine.
+  luma's I2C (smbus2) and SPI (spidev + rpi-lgpio's RPi.GPIO API) interfaces for the OLEDs,
+  gpiozero's default pin factory (lgpio) for buttons. The libraries are imported when a
+  device is opened, never at import time: commands that need no hardware start anywhere.
 - `EmulatedBuses` ("emulated"): the project's PN532 and OLED emulators on emulated buses and
   gpiozero's `MockFactory`; it also keeps the emulated chips (`pads`) for tests and the demo.
 

@@ -77,6 +77,9 @@ def check_ranking(page_table) -> None:
     assert state["phase"] == "over" and result["finished"]
     assert page_table.page.locator("#players-title").inner_text() == "Final ranking"
     shown = page_table.page.locator("#players li").all_inner_texts()
+    # the rank is the only number: the list itself is not numbered ("1. 1. Blades")
+    style = page_table.page.eval_on_selector("#players", "(l) => getComputedStyle(l).listStyleType")
+    assert style == "none"
     ranked = sorted(result["players"], key=lambda p: -p["vp"])
     assert [text.split(". ", 1)[1].split(":")[0] for text in shown] == [p["name"] for p in ranked]
     for text, player in zip(shown, ranked, strict=True):

@@ -140,3 +140,17 @@ def test_a_mistyped_buses_variable_is_one_sentence(monkeypatch, capsys, tmp_path
         "arcana-table run: unknown buses 'fake' (from $ARCANA_TABLE_BUSES); "
         "expected one of real, emulated"
     ]
+
+
+def test_a_device_node_that_will_not_open_is_its_own_error_without_the_emulated_hint(
+    tmp_path, capsys
+):
+    from firmware.commands import open_table
+    from hardware.profile import parse_profile
+
+    # A "serial port" that exists but cannot be opened (a directory): pyserial's own error.
+    text = f'[[readers]]\nrole = "main"\ninterface = "uart"\nport = "{tmp_path}"\n'
+    assert open_table(parse_profile(text), "run", "real") is None
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("arcana-table run: cannot open the table's hardware: SerialException:")
+    assert str(tmp_path) in line and "--emulated" not in line

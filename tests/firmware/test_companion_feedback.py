@@ -113,7 +113,7 @@ def test_a_game_the_journal_cannot_start_is_not_begun(top):
     assert top.table.buzzer.played[-1] == "refused"
 
 
-def test_an_undo_the_journal_cannot_save_changes_nothing(top):
+def test_an_undo_or_redo_the_journal_cannot_save_changes_nothing(top):
     bot = Bot(2, 2)
     begun(top, bot)
     for step in bot.next_steps(top.companion.controller.state):
@@ -124,12 +124,20 @@ def test_an_undo_the_journal_cannot_save_changes_nothing(top):
     try:
         top.press("undo")
         assert same(top.screens()["status"], render(cannot_save(failing)))
-        top.wait(NOTICE_SECONDS)
-        top.press("undo", held=True)  # redo too
-        assert same(top.screens()["status"], render(cannot_save(failing)))
     finally:
         failing.close()
     assert top.journal.lines(game) == lines and top.companion.controller.state == state
+    top.companion.journal = top.journal
+    top.press("undo")  # saved: the line is undone
+    undone = top.companion.controller.state
+    top.wait(NOTICE_SECONDS)
+    top.companion.journal = failing = read_only(top.journal)
+    try:
+        top.press("undo", held=True)  # redo
+        assert same(top.screens()["status"], render(cannot_save(failing)))
+    finally:
+        failing.close()
+    assert top.journal.lines(game) == lines[:-1] and top.companion.controller.state == undone
 
 
 def test_a_tag_the_journal_cannot_bind_stays_unknown(tmp_path):
@@ -226,8 +234,9 @@ def test_a_game_that_no_longer_replays_is_named_on_the_status_screen(tmp_path):
         )
         journal.append(game, {"player": 1, "action": "pass"})  # not player 1's turn
     with Tabletop(tmp_path, TableGames()) as top:
-        why = top.journal.games()[0].result["abandoned"]
-        assert same(top.screens()["status"], render(RefusalScreen(why)))
+        [aside] = top.journal.set_aside()
+        said = RefusalScreen(f"{aside.reason}; set aside.")
+        assert same(top.screens()["status"], render(said))
 
 
 def test_a_128x32_status_display_gets_frames_and_notices_of_its_size(tmp_path):

@@ -39,6 +39,7 @@ SPI_DISPLAY = """
 [[readers]]
 role = "main"
 interface = "spi"
+bus = 1  # not SPI0: its transfers would select the display on CE0 too
 cs = 5
 
 [[displays]]

@@ -131,6 +131,13 @@ def test_a_device_on_the_parent_bus_clashes_with_one_behind_the_multiplexer():
         ('[[readers]]\nrole = "main"\ncs = 5\nreq = 6\n',
          "line 4: reader main is on spi; req (the PN532's H_REQ wake-up line) is for I2C"),
         ('[table]\nbuses = "fake"\n', "line 2: buses 'fake' is not one of real, emulated"),
+        ('[[readers]]\nrole = "main"\ncs = 8\n',
+         "line 3: duplicate pin GPIO8: reader main cs and SPI0 CE0, held by the kernel"),
+        ('[[readers]]\nrole = "main"\nbus = 1\ncs = 5\n[[buttons]]\nrole = "ok"\npin = 18\n',
+         "line 7: duplicate pin GPIO18: button ok pin and SPI1 CE0, held by the kernel"),
+        ('[[readers]]\nrole = "main"\ncs = 5\n'
+         '[[displays]]\nrole = "main"\ninterface = "spi"\ndc = 24\n',
+         "line 4: display main is on SPI0's CE0, which every reader transfer on SPI0 selects"),
         ('[mux]\nkernel_buses = [1, 2]\n', "line 2: kernel_buses must list 8 different"),
         ('[[readers]]\nrole = "main"\ncs = 5\n[[readers]]\nrole = "main"\ncs = 6\n',
          "line 4: two readers have role 'main' (first at line 1)"),

@@ -174,9 +174,11 @@ def test_the_setup_offers_the_cards_it_waits_for(sim):
     perform(sim.client, [("press", "select"), ("press", "ok")])  # Res Arcana
     mages = sim.client.get("/api/state")[1]["table_cards"]
     assert [(c["kind"], c["playable"]) for c in mages] == [("mage", True)] * 4
-    perform(sim.client, [("tap", "stake-1", mages[2]["id"])])
+    assert all(c["pads"] == ["stake-0"] for c in mages)  # seats fill in pad order
+    perform(sim.client, [("tap", "stake-0", mages[2]["id"])])
     after = sim.client.get("/api/state")[1]["table_cards"]
     assert [c["playable"] for c in after] == [True, True, False, True]
+    assert all(c["pads"] == ["stake-0", "stake-1"] for c in after)
 
 
 def test_a_seats_hand_lists_playable_cards_and_greys_the_rest(sim):
@@ -380,7 +382,9 @@ def test_a_minimal_tables_one_pad_seats_the_players_role_by_role(make_sim):
         while sim.client.get("/api/state")[1]["table"]["focus"] != where:
             assert sim.client.post("/api/button", {"name": "select", "held": True})[0] == 200
         assert sim.client.post("/api/tap", {"pad": "main", "card": card[0]})[0] == 200
-    state = sim.client.get("/api/state?seat=0")[1]
+    current = sim.client.get("/api/state")[1]["view"]["current"]  # the drawn start player
+    state = sim.client.get(f"/api/state?seat={current}")[1]
     assert state["phase"] == "play"
     assert [p["pad"] for p in state["players"]] == ["stake-0", "stake-1"]
-    assert {pad for card in state["hand"]["cards"] for pad in card["pads"]} == {"stake-0"}
+    pads = {pad for card in state["hand"]["cards"] for pad in card["pads"]}
+    assert pads == {f"stake-{current}"}

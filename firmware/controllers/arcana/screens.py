@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from engine.arcana import State, pending
 from engine.arcana.events import Bribed, StakeEvaluated
 from engine.arcana.scoring import fulfilled_tasks, owned, totals
+from engine.arcana.state import controllers
 from firmware.controllers.arcana.seating import stake_label
 from firmware.screens import (
     ArcanaStatusScreen,
@@ -24,6 +25,7 @@ from firmware.screens import (
     PromptScreen,
     RankedPlayer,
     RankingScreen,
+    RoundResultsScreen,
     ScoreLine,
     Screen,
     StakeScreen,
@@ -43,18 +45,31 @@ def stake(table: ArcanaTable, index: int) -> Screen:
         return PromptScreen(f"No stake here with {state.players} players", icon=PromptIcon.NONE)
     if index in table.results:
         return table.results[index]
-    label = stake_label(index, len(state.stakes))
+    count = len(state.stakes)
+    label = stake_label(index, count)
     here = state.stakes[index]
     if here.market is None:
-        return EmptyStakeScreen(label, waiting=index in state.reveals)
+        return empty_stake(state, index)
     card = state.catalog.cards[here.market]
     assert card.main is not None
+    control = controllers(state.players, index)
     sides = []
     for player, side in enumerate(here.agents):
-        if side:
+        if side or player in control:  # a controller's side shows, agents or not
             values = [(state.catalog.cards[c].value(card.main), not down) for c, down in side]
-            sides.append(guild_at_stake(state.names[player], values))
+            sides.append(guild_at_stake(state.names[player], values, player in control))
     return StakeScreen(card.name, Arcanum(card.main), card.threshold, tuple(sides), stake=label)
+
+
+def empty_stake(state: State, index: int) -> EmptyStakeScreen:
+    """An emptied stake: its card is asked for now, after another stake's, or never."""
+    count = len(state.stakes)
+    label = stake_label(index, count)
+    if index not in state.reveals:
+        return EmptyStakeScreen(label, waiting=False, ending=state.game_end_revealed)
+    first = state.reveals[0]
+    after = "" if first == index else stake_label(first, count)
+    return EmptyStakeScreen(label, after=after)
 
 
 def status(table: ArcanaTable) -> Screen:
@@ -67,9 +82,10 @@ def status(table: ArcanaTable) -> Screen:
         player, card = question
         name = state.catalog.card_name(card)
         return PromptScreen(
-            f"{name}\nOK: yes\nSelect: no",
-            title=f"{state.names[player]}: under base?",
+            f"{state.names[player]}: {name}\nOK: yes  Select: no",
+            title="Under the base?",
             icon=PromptIcon.NONE,
+            short=f"{name} under base?\nOK: yes  Select: no",
         )
     if table.summary is not None:
         return table.summary
@@ -77,9 +93,10 @@ def status(table: ArcanaTable) -> Screen:
     hands = tuple(HandCount(state.names[p], state.hand[p]) for p in range(state.players))
     turn = state.names[waiting.player] if waiting.player is not None else ""
     if waiting.kind == "reveal":
-        prompt = f"Tap the new card on stake {waiting.stake}"
+        assert waiting.stake is not None
+        prompt = f"New card on stake {waiting.stake + 1}"
     elif waiting.kind == "militia":
-        prompt = "Tap the militia on a stake"
+        prompt = "Militia: tap a stake"
     elif table.location is not None:
         prompt = table.location.step()
     elif table.discarding:
@@ -118,17 +135,13 @@ def bribe(state: State, event: Bribed) -> BribeScreen:
     )
 
 
-def round_summary(names: Sequence[str], evaluated: Sequence[StakeEvaluated]) -> PromptScreen:
+def round_summary(names: Sequence[str], evaluated: Sequence[StakeEvaluated]) -> Screen:
     """The status screen's sum of a round's struggles: how many stakes each player won and
-    how many are held (nobody won them). The next tap, or OK, moves past the results."""
+    at how many nobody won (their agents stay). The next tap, or OK, moves past it."""
     wins = Counter(e.winner for e in evaluated if e.winner is not None)
-    won = ", ".join(f"{names[p]} {n}" for p, n in sorted(wins.items()))
-    held = sum(1 for e in evaluated if e.winner is None)
-    lines = [won or "Nobody won"]
-    if held:
-        lines.append(f"Held: {held}")
-    title = f"Round {evaluated[0].round}: stakes won"
-    return PromptScreen("\n".join(lines), title=title, icon=PromptIcon.NONE)
+    unwon = sum(1 for e in evaluated if e.winner is None)
+    won = tuple(Strength(name, wins[p]) for p, name in enumerate(names))
+    return RoundResultsScreen(evaluated[0].round, won, unwon)
 
 
 def ending(state: State, page: int) -> Screen:

@@ -4,8 +4,8 @@ The chooser has already picked Arcana and its variant. Then:
 1. each player taps their guild's base card, in seat order (OK starts with 2 or 3 seated;
    the fourth seat starts at once);
 2. each stake's first market card is tapped on that stake's pad (house rule [3] sets how
-   many stakes; a card tapped again on another stake is refused, a new card on a stake that
-   has one replaces it);
+   many stakes; a card tapped again on another stake is refused, a second card on a stake
+   is refused, and the stake's card tapped there again is taken back off);
 3. advanced game: each player in seat order taps their two kept task cards, which no screen
    ever names.
 The last tap answers `Begin("arcana", setup)` with a record setup (start player: seat 0).
@@ -27,8 +27,9 @@ NOT_ARCANA = "Not an Arcana card"
 
 
 def stake_label(stake: int, stakes: int) -> str:
-    """How a stake's screen names it: "Stake 2", the last one "Free trade"."""
-    return "Free trade" if stake == stakes - 1 else f"Stake {stake}"
+    """How a stake's screen names it: "Stake 3" for stake 2 (people count from 1), the last one
+    "Free trade"."""
+    return "Free trade" if stake == stakes - 1 else f"Stake {stake + 1}"
 
 
 class ArcanaSeating:
@@ -95,7 +96,13 @@ class ArcanaSeating:
         if not found.is_market:
             return Refuse("Tap the first market card of this stake", pad)
         if card in self.stakes and self.stakes.index(card) != stake:
-            return Refuse(f"{found.name} lies on stake {self.stakes.index(card)}", pad)
+            return Refuse(f"{found.name} lies on stake {self.stakes.index(card) + 1}", pad)
+        if self.stakes[stake] == card:  # the same card again: take it back off
+            self.stakes[stake] = None
+            return Ask()
+        if self.stakes[stake] is not None:
+            label = stake_label(stake, len(self.stakes))
+            return Refuse(f"{label} has its card: tap that card again to take it back", pad)
         self.stakes[stake] = card
         if None in self.stakes:
             return Ask()
@@ -140,9 +147,13 @@ class ArcanaSeating:
         return False
 
     def screens(self) -> dict[str, Screen]:
-        """The status screen says who taps what; each stake shows its first card."""
+        """The status screen says who taps what; while seating, the pads show who is seated
+        (seat 1 on the first pad); then each stake shows its first card."""
         shown: dict[str, Screen] = {self.status_role: self._status()}
-        if self.phase == "seats":
+        if self.phase == "seats":  # who is seated so far, one seat per pad
+            for seat, pad in enumerate(self.pads[: len(self.guilds)]):
+                name = self.catalog.guilds[self.guilds[seat]].name
+                shown[pad] = PromptScreen(name, title=f"Seat {seat + 1}", icon=PromptIcon.NONE)
             return shown
         for stake, pad in enumerate(self.pads):
             if stake < len(self.stakes):
@@ -168,7 +179,7 @@ class ArcanaSeating:
         name = self.catalog.guilds[self.guilds[seat]].name
         kept = len(self.tasks[seat])
         return PromptScreen(
-            "Tap your kept task cards", title=f"{name}: {kept} of {TASKS_KEPT} tasks"
+            "Tap your kept task cards", title=f"{name}: {kept}/{TASKS_KEPT} tasks"
         )
 
     def _stake_screen(self, stake: int) -> PromptScreen | StakeScreen:

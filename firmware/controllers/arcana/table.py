@@ -23,7 +23,7 @@ from engine.arcana.events import Bribed, GameEnded, StakeEvaluated
 from engine.protocol import Rejection
 from firmware.controllers.arcana import screens
 from firmware.controllers.base import Ask, Play, Refuse, Reply
-from firmware.screens import BribeScreen, PromptScreen, Screen, StruggleScreen
+from firmware.screens import BribeScreen, Screen, StruggleScreen
 
 
 @dataclass
@@ -43,7 +43,7 @@ class LocationPrompt:
             return "Swap: tap the 1st stake" if self.first is None else "Swap: tap the 2nd stake"
         if self.agent is None:
             return "Move: tap your agent"
-        return "Move: tap its new stake"
+        return "Move: tap new stake"
 
 
 class ArcanaTable:
@@ -57,7 +57,7 @@ class ArcanaTable:
         self.discarding = False
         self.declined: set[tuple[int, str]] = set()
         self.results: dict[int, StruggleScreen | BribeScreen] = {}
-        self.summary: PromptScreen | None = None
+        self.summary: Screen | None = None
         self.page = 0
 
     # -- prompt state ---------------------------------------------------------------------
@@ -149,10 +149,10 @@ class ArcanaTable:
         name = self.state.catalog.card_name(card)
         for i, stake in enumerate(self.state.stakes):
             if stake.market == card:
-                return f"{name} is the market card of stake {i}"
+                return f"{name} is the market card of stake {i + 1}"
         for player, under in enumerate(self.state.under_base):
             if card in under:
-                return f"{name} lies under the {self.state.names[player]} base for good"
+                return f"{name} is under the {self.state.names[player]} base for good"
         return f"{name} belongs to no player here"
 
     # -- locations ------------------------------------------------------------------------
@@ -185,7 +185,7 @@ class ArcanaTable:
         if stake is None:
             return Refuse(self._no_stake(), pad)
         if self.state.stakes[stake].market is None:
-            return Refuse(f"Stake {stake} shows no market card", pad)
+            return Refuse(f"Stake {stake + 1} shows no market card", pad)
         if prompt.effect == "swap_stakes":
             if prompt.first is None:
                 prompt.first = stake
@@ -195,7 +195,7 @@ class ArcanaTable:
             params: tuple[tuple[str, int | str], ...] = (("a", prompt.first), ("b", stake))
         else:
             if prompt.origin == stake:
-                return Refuse(f"That agent is already on stake {stake}", pad)
+                return Refuse(f"That agent is already on stake {stake + 1}", pad)
             assert prompt.agent is not None
             params = (("card", prompt.agent), ("to", stake))
         return Play(Action("location", prompt.player, prompt.card, None, params))
@@ -236,7 +236,7 @@ class ArcanaTable:
             return Refuse("Finish the location, or Undo to cancel it", self.status_role)
         waiting = pending(self.state)
         if waiting.kind == "reveal":
-            return Refuse(f"Tap the new card on stake {waiting.stake} first", self.status_role)
+            return Refuse(f"Tap the new card on stake {waiting.stake + 1} first", self.status_role)
         if waiting.kind == "militia":
             assert waiting.player is not None
             name = self.state.names[waiting.player]

@@ -56,8 +56,11 @@ class Bot:
         deal = _deal(rng, players)
         # A deal this policy cannot finish soon would make a dull demo: deal again (the same
         # seed always gives the same game).
-        for _ in range(DEALS):
-            if _ends_soon(RULES.setup(deal)):
+        for _ in range(DEALS):  # the table draws the start player: any must end soon
+            if all(
+                _ends_soon(RULES.setup(deal | {"start_player": start}))
+                for start in range(players)
+            ):
                 break
             deal = _deal(rng, players)
         else:
@@ -104,6 +107,13 @@ class Bot:
         seen = public(table)
         if public(self.state) == seen:
             return
+        start = Position(table).start_player
+        if len(self.line) == 1 and start != self.deal["start_player"]:
+            # the table drew another start player: the same deal, started there
+            self.deal = self.deal | {"start_player": start}
+            self.line = [RULES.setup(self.deal)]
+            if public(self.state) == seen:
+                return
         for at in range(len(self.line) - 1, -1, -1):
             if public(self.line[at]) == seen:
                 self.at = at
@@ -124,7 +134,7 @@ def public(state: State) -> dict[str, Any]:
 
 def _deal(rng: random.Random, players: int) -> dict[str, Any]:
     """A random deal as the table seats it: in pad order, players named after their mages,
-    seat 0 starting."""
+    seat 0 starting (until the table draws its own start player, see `_follow`)."""
     deal = random_setup(rng, players)
     return deal | seating_record(deal["mages"])
 

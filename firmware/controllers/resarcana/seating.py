@@ -1,10 +1,11 @@
 """Res Arcana's setup at the table: each player taps their mage on their own pad.
 
-Seat i is the table's pad i (`games.pads[i]`), so seats follow pad order. OK starts the
-game once 2 to 4 pads in a row, from the first, are seated; a fourth mage starts it at once.
-Hands, decks and the monument stack stay secret: the record setup names only the players
-(after their mages, in one short word that fits the screens), the mages and the start
-player (seat 0).
+Seat i is the table's pad i (`games.pads[i]`), so seats follow pad order and fill without a
+gap: a mage on a pad past the first empty seat is refused. OK starts the game once 2 to 4
+seats are taken; a fourth mage starts it at once. The start player is drawn at random (the
+rules' way), from `games.rng`, and recorded in the setup. Hands, decks and the monument
+stack stay secret: the record setup names only the players (by their mages' printed
+names), the mages and the start player.
 """
 
 from __future__ import annotations
@@ -17,14 +18,6 @@ from firmware.screens import PromptIcon, PromptScreen, Screen
 
 MAX_SEATS = 4
 MIN_SEATS = 2
-# A player is called by their mage, in a word short enough for "Healer to play" and for a
-# seat's name beside two-digit VP.
-PLAYER_NAMES = {
-    "fire_mage": "Mage",
-    "forest_healer": "Healer",
-    "shadow_priest": "Priest",
-    "master_of_calm": "Master",
-}
 
 
 class Seating:
@@ -32,6 +25,7 @@ class Seating:
 
     def __init__(self, games: Any) -> None:
         self.state = None
+        self.rng = games.rng
         self.pads: tuple[str, ...] = tuple(games.pads)[:MAX_SEATS]
         self.status_role: str = games.status_role
         self.mages: dict[int, str] = {}  # seat -> mage id
@@ -47,6 +41,9 @@ class Seating:
         for other, mage in self.mages.items():
             if mage == card and other != seat:
                 return Refuse(f"{found.name} already sits at seat {other + 1}", pad)
+        empty = next(s for s in range(len(self.pads) + 1) if s not in self.mages)
+        if seat > empty:  # seats fill in pad order: no gaps
+            return Refuse(f"Seat {empty + 1} is still empty: sit there first", pad)
         self.mages[seat] = card
         if len(self.mages) == MAX_SEATS == len(self.pads):
             return self._begin()
@@ -70,7 +67,7 @@ class Seating:
 
     def _begin(self) -> Begin:
         mages = [self.mages[seat] for seat in range(len(self.mages))]
-        return Begin("res-arcana", seating_record(mages))
+        return Begin("res-arcana", seating_record(mages, self.rng.randrange(len(mages))))
 
     def accepted(self, events: tuple[Any, ...]) -> None:
         """Nothing is played during setup."""
@@ -99,14 +96,14 @@ class Seating:
         return out
 
 
-def seating_record(mages: list[str]) -> dict[str, Any]:
-    """The record setup of a physical game: players named after their mages, seat 0 starts.
+def seating_record(mages: list[str], start_player: int = 0) -> dict[str, Any]:
+    """The record setup of a physical game: players named after their mages.
 
-    >>> seating_record(["fire_mage", "shadow_priest"])["players"]
-    ['Mage', 'Priest']
+    >>> seating_record(["fire_mage", "shadow_priest"], 1)["players"]
+    ['Fire Mage', 'Shadow Priest']
     """
     return {
-        "players": [PLAYER_NAMES[mage] for mage in mages],
-        "start_player": 0,
+        "players": [CARDS[mage].name for mage in mages],
+        "start_player": start_player,
         "mages": list(mages),
     }

@@ -7,7 +7,8 @@ const token = new URLSearchParams(location.search).get("token");
 const seatPicker = document.getElementById("seat");
 let selected = null; // the card id picked for the next tap
 let current = null; // the last state drawn
-let seat = localStorage.getItem("arcana-table-seat") || "";
+// The seat is kept per tab (two players, two tabs): a reload keeps this tab's own seat.
+let seat = sessionStorage.getItem("arcana-table-seat") || "";
 let drawing = Promise.resolve();
 
 function withToken(url) {
@@ -61,6 +62,7 @@ function buildTable(table) {
     if (table.displays.includes(role)) figure.append(oled(role));
     const pad = element("button", { class: "pad", type: "button", "data-pad": role });
     pad.append(element("span", { class: "pad-name" }, role));
+    pad.append(element("span", { class: "pad-role" }));
     pad.append(element("span", { class: "pad-caption" }));
     pad.addEventListener("click", () => tapOn(role));
     figure.append(pad);
@@ -116,15 +118,116 @@ function cardButton(card, where) {
   if (card.id === selected) attributes.class += " selected";
   const button = element("button", attributes);
   button.append(element("span", { class: "card-name" }, card.name));
+  if (card.face) button.append(cardFace(card.face));
   const detail = card.actions && card.actions.length ? card.actions.join(", ") : card.kind;
   button.append(element("span", { class: "card-kind" }, detail));
   button.addEventListener("click", () => pick(card, where));
   return button;
 }
 
+// -- card faces and icons: the OLEDs' own icons, drawn from the legend's rows -----------
+const ARCANA = ["military", "political", "spiritual", "financial"];
+const ESSENCES = ["fire", "life", "calm", "death", "gold"];
+
+function iconCanvas(name) {
+  const entry = current && current.legend ? current.legend.find((e) => e.icon === name) : null;
+  const canvas = element("canvas", { class: "icon", "data-icon": name, title: entry ? entry.means : name });
+  if (!entry) return canvas;
+  const rows = entry.rows;
+  canvas.width = rows[0].length;
+  canvas.height = rows.length;
+  const context = canvas.getContext("2d");
+  context.fillStyle = "#20180f";
+  rows.forEach((row, y) => {
+    [...row].forEach((pixel, x) => {
+      if (pixel === "#") context.fillRect(x, y, 1, 1);
+    });
+  });
+  return canvas;
+}
+
+function valued(name, value) {
+  const item = element("span", { class: "value", "data-value": name });
+  item.append(iconCanvas(name), document.createTextNode(String(value)));
+  return item;
+}
+
+function essences(label, stock) {
+  const line = element("span", { class: "face-line" });
+  line.append(element("span", { class: "face-label" }, label));
+  for (const essence of ESSENCES) if (stock && stock[essence]) line.append(valued(essence, stock[essence]));
+  return line;
+}
+
+function cardFace(face) {
+  // What the physical card prints: arcana values, main arcanum and threshold, VP (Arcana);
+  // cost, production, power and VP (Res Arcana).
+  const box = element("span", { class: "card-face" });
+  if (face.arcana) {
+    const line = element("span", { class: "face-line arcana" });
+    for (const arcanum of ARCANA) line.append(valued(arcanum, face.arcana[arcanum]));
+    box.append(line);
+  }
+  if (face.main) {
+    const line = element("span", { class: "face-line main" });
+    line.append(element("span", { class: "face-label" }, "needs"), valued(face.main, face.threshold));
+    box.append(line);
+  }
+  if (face.cost && Object.keys(face.cost).length) box.append(essences("cost", face.cost));
+  if (face.produces && Object.keys(face.produces).length) box.append(essences("makes", face.produces));
+  if (face.power) {
+    const power = essences("power", face.power.cost);
+    const gains = Object.entries(face.power.gain || {}).map(([k, v]) => `+${v} ${k}`);
+    if (face.power.vp) gains.push(`+${face.power.vp} VP`);
+    if (gains.length) power.append(document.createTextNode(" → " + gains.join(", ")));
+    box.append(power);
+  }
+  if (face.effect && face.effect !== "none") box.append(element("span", { class: "face-line" }, face.effect.replace("_", " ")));
+  if (face.vp) box.append(element("span", { class: "face-line vp" }, `${face.vp} VP`));
+  return box;
+}
+
+function drawLegend(state) {
+  const list = document.getElementById("legend");
+  if (list.dataset.drawn || !state.legend) return;
+  list.dataset.drawn = "yes";
+  list.replaceChildren(
+    ...state.legend.map((entry) => {
+      const item = element("li", { "data-icon": entry.icon });
+      item.append(iconCanvas(entry.icon), document.createTextNode(" " + entry.means));
+      return item;
+    })
+  );
+}
+
 function drawCards(containerId, cards, where) {
   const container = document.getElementById(containerId);
   container.replaceChildren(...cards.map((card) => cardButton(card, where)));
+}
+
+// The table's cards: grouped by kind, sorted by name, filtered by what is typed.
+function drawTableCards(state) {
+  const filter = document.getElementById("table-search").value.trim().toLowerCase();
+  const cards = state.table_cards
+    .filter((card) => !filter || card.id.includes(filter) || card.name.toLowerCase().includes(filter))
+    .sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name, undefined, { numeric: true }));
+  const container = document.getElementById("table-cards");
+  const groups = [];
+  for (const card of cards) {
+    let group = groups[groups.length - 1];
+    if (!group || group.kind !== card.kind) groups.push((group = { kind: card.kind, cards: [] }));
+    group.cards.push(card);
+  }
+  container.replaceChildren(
+    ...groups.map((group) => {
+      const section = element("div", { class: "card-group", "data-kind": group.kind });
+      section.append(element("h3", {}, `${group.kind} (${group.cards.length})`));
+      const list = element("div", { class: "cards" });
+      list.append(...group.cards.map((card) => cardButton(card, "table")));
+      section.append(list);
+      return section;
+    })
+  );
 }
 
 function drawBox(state) {
@@ -159,6 +262,7 @@ function drawPlayers(state) {
   list.replaceChildren(
     ...players.map((player) => {
       const item = element("li", { "data-seat": String(player.seat) });
+      // the list itself is not numbered: the rank is the number (shared ranks repeat it)
       const rank = over ? `${player.rank}. ` : "";
       item.textContent = `${rank}${player.name}: ${player.vp} VP` + (player.winner ? " (winner)" : "");
       if (player.winner) item.classList.add("winner");
@@ -172,7 +276,10 @@ function drawPads(state) {
   for (const pad of document.querySelectorAll("button.pad")) {
     // A minimal table's one pad stands for one of the game's pads at a time (hold select).
     const role = state.table.focus || pad.dataset.pad;
-    let caption = state.table.focus ? `now: ${role}` : "";
+    const labels = state.pad_labels || {};
+    pad.querySelector(".pad-name").textContent = labels[role] || role;
+    pad.querySelector(".pad-role").textContent = labels[role] ? `pad ${role}` : "";
+    let caption = state.table.focus ? `now: ${labels[role] || role}` : "";
     const sitter = state.players.find((p) => p.pad === role);
     if (sitter) caption += (caption ? " · " : "") + sitter.name;
     const index = state.table.roles.indexOf(role);
@@ -186,7 +293,8 @@ function drawPads(state) {
 
 function selectedPads() {
   if (!current || !selected) return [];
-  const cards = [...(current.hand ? current.hand.cards : []), ...current.table_cards];
+  const hand = current.hand || {};
+  const cards = [...(hand.cards || []), ...(hand.on_stakes || []), ...current.table_cards];
   const card = cards.find((c) => c.id === selected);
   return card && card.pads ? card.pads : [];
 }
@@ -197,12 +305,24 @@ function drawSecret(state) {
   if (!state.hand || !state.hand.secret) return;
   const faceDown = state.hand.secret.face_down || [];
   const tasks = state.hand.secret.tasks || [];
+  const faceUp = state.hand.on_stakes || [];
+  const labels = state.pad_labels || {};
+  if (faceUp.length) {
+    // A location's "move an agent" may take one of these too.
+    secret.append(element("h3", {}, "Your face-up agents on the stakes"));
+    const list = element("div", { id: "face-up", class: "cards" });
+    for (const agent of faceUp) {
+      const where = labels[agent.pad] || "stake " + (agent.stake + 1);
+      list.append(cardButton({ ...agent, kind: `face up on ${where}` }, "secret"));
+    }
+    secret.append(list);
+  }
   if (faceDown.length) {
     // Clickable like any card: a location's "move an agent" asks for one of these.
     secret.append(element("h3", {}, "Your face-down agents"));
     const list = element("div", { id: "face-down", class: "cards" });
     for (const agent of faceDown) {
-      const where = agent.pad || "stake " + agent.stake;
+      const where = labels[agent.pad] || "stake " + (agent.stake + 1);
       list.append(cardButton({ id: agent.card, name: agent.name, kind: `face down on ${where}` }, "secret"));
     }
     secret.append(list);
@@ -217,9 +337,11 @@ function drawSecret(state) {
 
 function prompt(state) {
   if (state.phase === "setup") {
+    if (state.game && state.prompt) return `Setting up. ${state.prompt}`;
     return state.game ? "Setting up: follow the status screen." : "Choose the game with select and ok.";
   }
   if (state.phase === "over") return "The game is over.";
+  if (state.prompt) return state.prompt; // what the status display asks, follow-ups included
   if (state.view && state.view.pending) return state.view.pending.prompt;
   if (state.view && state.view.current !== null && state.view.current !== undefined) {
     const player = state.players[state.view.current];
@@ -237,8 +359,10 @@ function draw(state) {
   drawSeats(state);
   drawPlayers(state);
   document.getElementById("prompt").textContent = prompt(state);
+  drawLegend(state);
   const handArea = document.getElementById("hand-area");
   handArea.hidden = !state.hand;
+  document.getElementById("seat-hint").hidden = Boolean(state.hand) || state.players.length === 0;
   if (state.hand) {
     const player = state.players[state.hand.seat];
     document.getElementById("hand-title").textContent = `Hand of ${player.name} (seat ${state.hand.seat + 1})`;
@@ -248,7 +372,7 @@ function draw(state) {
   document.getElementById("table-cards-area").hidden = state.table_cards.length === 0;
   document.getElementById("table-cards-title").textContent =
     state.phase === "setup" ? "Cards for the setup (the status screen says which)" : "For the table";
-  drawCards("table-cards", state.table_cards, "table");
+  drawTableCards(state);
   drawBox(state);
   drawPads(state);
   document.getElementById("new-game").hidden = state.phase !== "over";
@@ -326,12 +450,13 @@ document.getElementById("new-game").addEventListener("click", async () => {
 
 seatPicker.addEventListener("change", () => {
   seat = seatPicker.value;
-  localStorage.setItem("arcana-table-seat", seat);
+  sessionStorage.setItem("arcana-table-seat", seat);
   selected = null;
   refresh();
 });
 
 document.getElementById("box-search").addEventListener("input", () => current && drawBox(current));
+document.getElementById("table-search").addEventListener("input", () => current && drawTableCards(current));
 document.getElementById("box-area").addEventListener("toggle", () => current && drawBox(current));
 
 function listen() {

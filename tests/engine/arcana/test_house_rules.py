@@ -182,7 +182,7 @@ def test_rule_5_a_card_plays_once_per_round_and_returning_cards_wait(game):
     g.do(0, "agent", "thieves_agent_1", stake=2)
     g.do(1, "discard", "ferrymen_agent_2")
     refused = g.refuse(0, "agent", "thieves_agent_1", stake=3)
-    assert refused.message == "That agent is already on stake 2"
+    assert refused.message == "That agent is already on stake 3"  # stake=2, counted from 1
     g.play({})
     g.play({0: [("location", "thieves_location", {})]})  # next round it plays again
 

@@ -69,7 +69,7 @@ def test_pending_says_whose_turn_which_reveal_which_militia_and_the_end(game):
     )
     waiting = pending(g.state)
     assert (waiting.kind, waiting.stake, waiting.stash) == ("reveal", 4, ((0, "m_agent_05"),))
-    assert waiting.prompt == "Reveal the next card on stake 4" and current_player(g.state) is None
+    assert waiting.prompt == "Reveal the next card on stake 5" and current_player(g.state) is None
     assert not is_terminal(g.state)
 
 

@@ -31,7 +31,7 @@ def test_a_discarded_relic_asks_where_the_militia_goes(advanced):
     line = advanced.tap("stake-4", "blades_relic")
     assert line == {"player": 0, "action": "discard", "card": "blades_relic"}
     hands = (HandCount("Blades", 3), HandCount("Ferrymen", 4))
-    asking = ArcanaStatusScreen(1, "Blades", hands, "Tap the militia on a stake")
+    asking = ArcanaStatusScreen(1, "Blades", hands, "Militia: tap a stake")
     assert advanced.shows("status", asking)
     advanced.refused("stake-2", "ferrymen_agent_1", "Blades places a militia first")
     advanced.top.press("select")
@@ -40,8 +40,11 @@ def test_a_discarded_relic_asks_where_the_militia_goes(advanced):
     line = advanced.tap("stake-2", "militia_2")
     assert line == {"player": 0, "action": "militia", "card": "militia_2", "stake": 2}
     card = CARDS["m_agent_02"]
-    militia = GuildAtStake("Blades", CARDS["militia_2"].arcana[card.main])  # face up
-    expected = StakeScreen(card.name, Arcanum(card.main), card.threshold, (militia,), "Stake 2")
+    # face up, though Ferrymen control stake 3 (their side shows, with the mark)
+    militia = GuildAtStake("Blades", CARDS["militia_2"].arcana[card.main])
+    ferrymen = GuildAtStake("Ferrymen", 0, controls=True)
+    sides = (militia, ferrymen)
+    expected = StakeScreen(card.name, Arcanum(card.main), card.threshold, sides, "Stake 3")
     assert advanced.shows("stake-2", expected)
     assert advanced.shows("status", ArcanaStatusScreen(1, "Ferrymen", hands, "Tap a card to play"))
 
@@ -56,7 +59,10 @@ def bribe_to_win(table) -> None:
 
 
 QUESTION = PromptScreen(
-    "Sample agent 1\nOK: yes\nSelect: no", title="Ferrymen: under base?", icon=PromptIcon.NONE
+    "Ferrymen: Sample agent 1\nOK: yes  Select: no",
+    title="Under the base?",
+    icon=PromptIcon.NONE,
+    short="Sample agent 1 under base?\nOK: yes  Select: no",
 )
 
 
@@ -67,10 +73,10 @@ def test_ok_puts_a_won_card_under_the_base(advanced):
     assert line == {"player": 1, "action": "stash", "card": "m_agent_01"}
     assert advanced.state.under_base[1] == ("m_agent_01",)
     hands = (HandCount("Blades", 2), HandCount("Ferrymen", 2))
-    reveal = ArcanaStatusScreen(1, "", hands, "Tap the new card on stake 0")
+    reveal = ArcanaStatusScreen(1, "", hands, "New card on stake 1")
     assert advanced.shows("status", reveal)
     advanced.tap("stake-0", "m_agent_05")
-    gone = "Sample agent 1 lies under the Ferrymen base for good"
+    gone = "Sample agent 1 is under the Ferrymen base for good"
     advanced.refused("stake-1", "m_agent_01", gone)
 
 
@@ -80,7 +86,7 @@ def test_select_keeps_it_and_going_on_needs_no_answer(advanced):
     advanced.top.press("select")
     assert advanced.lines() == lines
     hands = (HandCount("Blades", 2), HandCount("Ferrymen", 2))
-    assert advanced.shows("status", ArcanaStatusScreen(1, "", hands, "Tap the new card on stake 0"))
+    assert advanced.shows("status", ArcanaStatusScreen(1, "", hands, "New card on stake 1"))
     advanced.tap("stake-0", "m_agent_05")
     assert advanced.state.under_base[1] == ()
     assert "m_agent_01" in advanced.state.possession[1]

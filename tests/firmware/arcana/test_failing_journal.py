@@ -73,7 +73,7 @@ def test_a_rule_refusal_drops_the_half_entered_discard(duel):
     duel.tap("stake-2", "ferrymen_agent_6")
     duel.top.press("select")  # discard mode
     assert duel.controller.prompting()
-    duel.refused("stake-3", "blades_agent_5", "That agent is already on stake 0")
+    duel.refused("stake-3", "blades_agent_5", "That agent is already on stake 1")
     assert not duel.controller.prompting()
     line = duel.tap("stake-1", "blades_agent_4")  # an agent placed, not discarded
     assert line == {"player": 0, "action": "agent", "card": "blades_agent_4", "stake": 1}

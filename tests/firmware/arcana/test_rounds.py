@@ -10,8 +10,7 @@ from firmware.screens import (
     EmptyStakeScreen,
     GuildAtStake,
     HandCount,
-    PromptIcon,
-    PromptScreen,
+    RoundResultsScreen,
     StakeScreen,
     Strength,
     StruggleScreen,
@@ -63,24 +62,23 @@ def test_the_round_ends_by_itself_with_each_struggle_on_its_stake(duel):
     assert duel.shows("stake-2", won)
     short = struggle("m_loc_03", 0, value("ferrymen_agent_2", "m_loc_03"))
     assert duel.shows("stake-3", short)
-    summary = PromptScreen(
-        "Blades 1, Ferrymen 1\nHeld: 3", title="Round 1: stakes won", icon=PromptIcon.NONE
-    )
+    summary = RoundResultsScreen(1, (Strength("Blades", 1), Strength("Ferrymen", 1)), unwon=3)
     assert duel.shows("status", summary)
     duel.top.press("ok")
-    assert duel.shows("stake-0", EmptyStakeScreen("Stake 0", waiting=True))
-    assert duel.shows("stake-2", EmptyStakeScreen("Stake 2", waiting=True))
-    # agents that stay are face up after the struggle
-    stays = GuildAtStake("Ferrymen", value("ferrymen_agent_2", "m_loc_03"))
+    # each emptied stake asks on its own screen, one at a time, in stake order
+    assert duel.shows("stake-0", EmptyStakeScreen("Stake 1", waiting=True))
+    assert duel.shows("stake-2", EmptyStakeScreen("Stake 3", after="Stake 1"))
+    # agents that stay are face up after the struggle; Ferrymen control stake 4 (mark)
+    stays = GuildAtStake("Ferrymen", value("ferrymen_agent_2", "m_loc_03"), controls=True)
     card = CARDS["m_loc_03"]
-    expected = StakeScreen(card.name, Arcanum(card.main), card.threshold, (stays,), "Stake 3")
+    expected = StakeScreen(card.name, Arcanum(card.main), card.threshold, (stays,), "Stake 4")
     assert duel.shows("stake-3", expected)
     empty = (HandCount("Blades", 0), HandCount("Ferrymen", 0))
-    waiting = ArcanaStatusScreen(1, "", empty, "Tap the new card on stake 0")
+    waiting = ArcanaStatusScreen(1, "", empty, "New card on stake 1")
     assert duel.shows("status", waiting)
-    duel.refused("stake-2", "m_agent_05", "Reveal the next card on stake 0 first")
+    duel.refused("stake-2", "m_agent_05", "Reveal the next card on stake 1 first")
     duel.tap("stake-0", "m_agent_05")
-    assert duel.shows("stake-2", EmptyStakeScreen("Stake 2", waiting=True))
+    assert duel.shows("stake-2", EmptyStakeScreen("Stake 3", waiting=True))
     duel.tap("stake-2", "m_agent_07")
     full = (HandCount("Blades", 4), HandCount("Ferrymen", 4))
     assert duel.shows("status", ArcanaStatusScreen(2, "Ferrymen", full, "Tap a card to play"))
@@ -90,10 +88,11 @@ def test_a_reveal_tap_also_moves_past_the_results(duel):
     play_round_one(duel)
     duel.tap("stake-0", "m_agent_05")
     card = CARDS["m_agent_05"]
+    blades = (GuildAtStake("Blades", 0, controls=True),)  # the controller's side, no agents
     assert duel.shows(
-        "stake-0", StakeScreen(card.name, Arcanum(card.main), card.threshold, (), "Stake 0")
+        "stake-0", StakeScreen(card.name, Arcanum(card.main), card.threshold, blades, "Stake 1")
     )
-    assert duel.shows("stake-2", EmptyStakeScreen("Stake 2", waiting=True))
+    assert duel.shows("stake-2", EmptyStakeScreen("Stake 3", waiting=True))
 
 
 def test_undo_takes_back_the_round_end_and_redo_plays_it_again(duel):
@@ -106,14 +105,14 @@ def test_undo_takes_back_the_round_end_and_redo_plays_it_again(duel):
     duel.top.wait(4)  # the "Undone" notice fades
     assert duel.shows("status", ArcanaStatusScreen(1, "Ferrymen", one_left, "Tap a card to play"))
     sides = (
-        GuildAtStake("Blades", 0, hidden=1),
+        GuildAtStake("Blades", 0, hidden=1, controls=True),
         GuildAtStake("Ferrymen", value("ferrymen_agent_1", "m_agent_01")),
     )
     card = CARDS["m_agent_01"]
-    expected = StakeScreen(card.name, Arcanum(card.main), card.threshold, sides, "Stake 0")
+    expected = StakeScreen(card.name, Arcanum(card.main), card.threshold, sides, "Stake 1")
     assert duel.shows("stake-0", expected)
     duel.top.press("undo", held=True)
     assert duel.lines() == lines
     assert duel.state.phase == "evaluated"
     duel.top.wait(4)
-    assert duel.shows("stake-0", EmptyStakeScreen("Stake 0", waiting=True))
+    assert duel.shows("stake-0", EmptyStakeScreen("Stake 1", waiting=True))

@@ -21,11 +21,14 @@ def test_players_seat_in_order_and_ok_starts_with_two(table):
     assert table.shows(
         "status", PromptScreen("Tap your guild base, or OK to play with 2", title="Seat 3")
     )
+    # who is seated so far shows at once, seat 1 on the first pad
+    assert table.shows("stake-0", PromptScreen("Ferrymen", title="Seat 1", icon=PromptIcon.NONE))
+    assert table.shows("stake-1", PromptScreen("Blades", title="Seat 2", icon=PromptIcon.NONE))
     table.top.press("ok")
     assert table.shows(
         "status", PromptScreen("Tap each stake's first card (5 to go)", title="Stakes")
     )
-    assert table.shows("stake-2", PromptScreen("Tap the first card", title="Stake 2"))
+    assert table.shows("stake-2", PromptScreen("Tap the first card", title="Stake 3"))
     assert table.shows("stake-4", PromptScreen("Tap the first card", title="Free trade"))
     for stake, card in enumerate(table.STAKES):
         table.top.tap(f"stake-{stake}", card)
@@ -67,7 +70,7 @@ def test_the_fourth_player_starts_the_stakes_at_once(table):
     )
 
 
-def test_stakes_take_market_cards_once_and_a_new_tap_replaces(table):
+def test_stakes_take_market_cards_once_and_a_second_card_is_refused(table):
     table.choose()
     for guild in ("blades", "ferrymen", "thieves"):
         table.top.tap("stake-0", f"{guild}_base")
@@ -82,11 +85,18 @@ def test_stakes_take_market_cards_once_and_a_new_tap_replaces(table):
     table.top.tap("stake-0", "m_agent_01")
     table.top.tap("stake-1", "m_agent_01")
     name = CATALOG.cards["m_agent_01"].name
-    assert table.shows("stake-1", RefusalScreen(f"{name} lies on stake 0"))
+    assert table.shows("stake-1", RefusalScreen(f"{name} lies on stake 1"))
     table.top.wait(4)
-    assert table.shows("stake-0", stake_card("m_agent_01", "Stake 0"))
-    table.top.tap("stake-0", "m_loc_02")  # a mistake corrected by tapping the right card
-    assert table.shows("stake-0", stake_card("m_loc_02", "Stake 0"))
+    assert table.shows("stake-0", stake_card("m_agent_01", "Stake 1"))
+    table.top.tap("stake-0", "m_loc_02")  # a second card is refused, the first stays
+    taken = "Stake 1 has its card: tap that card again to take it back"
+    assert table.shows("stake-0", RefusalScreen(taken))
+    table.top.wait(4)
+    assert table.shows("stake-0", stake_card("m_agent_01", "Stake 1"))
+    table.top.tap("stake-0", "m_agent_01")  # a mistake: taken back off, then the right card
+    assert table.shows("stake-0", PromptScreen("Tap the first card", title="Stake 1"))
+    table.top.tap("stake-0", "m_loc_02")
+    assert table.shows("stake-0", stake_card("m_loc_02", "Stake 1"))
     for stake, card in enumerate(("m_agent_01", "m_agent_02", "m_loc_03"), start=1):
         table.top.tap(f"stake-{stake}", card)
     _, setup = table.top.companion.journal.setup(table.top.companion.game_id)
@@ -101,10 +111,10 @@ def test_advanced_tasks_are_kept_in_seat_order_and_never_shown(table):
     for stake, card in enumerate(table.STAKES):
         table.top.tap(f"stake-{stake}", card)
     assert table.shows(
-        "status", PromptScreen("Tap your kept task cards", title="Blades: 0 of 2 tasks")
+        "status", PromptScreen("Tap your kept task cards", title="Blades: 0/2 tasks")
     )
     table.top.tap("stake-3", table.TASKS[0][0])
-    asked = PromptScreen("Tap your kept task cards", title="Blades: 1 of 2 tasks")
+    asked = PromptScreen("Tap your kept task cards", title="Blades: 1/2 tasks")
     assert table.shows("status", asked)
     table.top.tap("stake-3", table.TASKS[0][0])
     assert table.shows("stake-3", RefusalScreen("That task is kept already"))
@@ -113,11 +123,11 @@ def test_advanced_tasks_are_kept_in_seat_order_and_never_shown(table):
     table.top.wait(4)
     # no screen names a kept task: each shows what it showed before the task was tapped
     for stake, card in enumerate(table.STAKES):
-        label = "Free trade" if stake == 4 else f"Stake {stake}"
+        label = "Free trade" if stake == 4 else f"Stake {stake + 1}"
         assert table.shows(f"stake-{stake}", stake_card(card, label))
     table.top.tap("stake-0", table.TASKS[0][1])
     assert table.shows(
-        "status", PromptScreen("Tap your kept task cards", title="Ferrymen: 0 of 2 tasks")
+        "status", PromptScreen("Tap your kept task cards", title="Ferrymen: 0/2 tasks")
     )
     for task in table.TASKS[1]:
         table.top.tap("stake-1", task)

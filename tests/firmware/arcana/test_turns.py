@@ -3,6 +3,8 @@ parameters as taps, discards with Select; anything else is refused and changes n
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.arcana import load_catalog
 from firmware.screens import (
     ArcanaStatusScreen,
@@ -18,9 +20,23 @@ from firmware.screens import (
 CARDS = load_catalog("sample").cards
 
 
-def stake_screen(card: str, label: str, *guilds: GuildAtStake) -> StakeScreen:
+NAMES = ("Blades", "Ferrymen")
+
+
+def stake_screen(card: str, stake: int, *guilds: GuildAtStake) -> StakeScreen:
+    """Stake `stake` (0-based, shown counted from 1) with these sides; its controller's side
+    (two players: Blades stakes 1 and 2, Ferrymen 3 and 4) shows with the mark, agents or not.
+    """
     found = CARDS[card]
-    return StakeScreen(found.name, Arcanum(found.main), found.threshold, guilds, stake=label)
+    label = "Free trade" if stake == 4 else f"Stake {stake + 1}"
+    sides = {guild.label: guild for guild in guilds}
+    if stake < 4:
+        controller = NAMES[stake // 2]
+        sides[controller] = replace(
+            sides.get(controller, GuildAtStake(controller, 0)), controls=True
+        )
+    ordered = tuple(sides[name] for name in NAMES if name in sides)
+    return StakeScreen(found.name, Arcanum(found.main), found.threshold, ordered, stake=label)
 
 
 def value(card: str, market: str) -> int:
@@ -32,10 +48,10 @@ def test_an_agent_on_your_own_stake_shows_only_as_hidden(duel):
     line = duel.tap("stake-0", "blades_agent_5")
     assert line == {"player": 0, "action": "agent", "card": "blades_agent_5", "stake": 0}
     hidden = GuildAtStake("Blades", 0, hidden=1)
-    assert duel.shows("stake-0", stake_screen("m_agent_01", "Stake 0", hidden))
+    assert duel.shows("stake-0", stake_screen("m_agent_01", 0, hidden))
     duel.tap("stake-0", "ferrymen_agent_1")  # Blades' stake: face up for Ferrymen
     seen = GuildAtStake("Ferrymen", value("ferrymen_agent_1", "m_agent_01"))
-    assert duel.shows("stake-0", stake_screen("m_agent_01", "Stake 0", hidden, seen))
+    assert duel.shows("stake-0", stake_screen("m_agent_01", 0, hidden, seen))
     hands = (HandCount("Blades", 3), HandCount("Ferrymen", 3))
     assert duel.shows("status", ArcanaStatusScreen(1, "Blades", hands, "Tap a card to play"))
 
@@ -43,16 +59,16 @@ def test_an_agent_on_your_own_stake_shows_only_as_hidden(duel):
 def test_taps_the_rules_forbid_are_refused_with_the_reason(duel):
     duel.refused("stake-2", "ferrymen_agent_1", "Blades to play")
     duel.refused("stake-2", "blades_relic", "Bribe needs one of your agents here")
-    duel.refused("stake-1", "blades_relic", "Only agents can be bribed; stake 1 shows a location")
+    duel.refused("stake-1", "blades_relic", "Only agents can be bribed; stake 2 shows a location")
     duel.refused("stake-3", "task_01", "Tasks stay secret in your hand")
     duel.refused("stake-3", "blades_base", "The base stays in front of you")
-    duel.refused("stake-3", "m_agent_01", "Sample agent 1 is the market card of stake 0")
+    duel.refused("stake-3", "m_agent_01", "Sample agent 1 is the market card of stake 1")
     duel.refused("stake-3", "thieves_agent_1", "Thieves agent 1 belongs to no player here")
     duel.refused("stake-3", "m_agent_05", "No stake is waiting for a card")
     duel.tap("stake-0", "blades_agent_5")
     duel.tap("stake-2", "ferrymen_agent_6")
-    duel.refused("stake-1", "blades_agent_5", "That agent is already on stake 0")
-    duel.refused("stake-1", "blades_agent_5", "That agent is already on stake 0")
+    duel.refused("stake-1", "blades_agent_5", "That agent is already on stake 1")
+    duel.refused("stake-1", "blades_agent_5", "That agent is already on stake 1")
     hands = (HandCount("Blades", 3), HandCount("Ferrymen", 3))
     assert duel.shows("status", ArcanaStatusScreen(1, "Blades", hands, "Tap a card to play"))
 
@@ -74,18 +90,18 @@ def test_a_bribe_shows_its_value_and_the_stake_asks_for_its_next_card(duel):
     assert duel.shows("stake-2", BribeScreen("Sample agent 2", "Blades", paid, needed))
     assert "m_agent_02" in duel.state.possession[0]
     hands = (HandCount("Blades", 2), HandCount("Ferrymen", 3))
-    reveal = "Tap the new card on stake 2"
+    reveal = "New card on stake 3"
     assert duel.shows("status", ArcanaStatusScreen(1, "", hands, reveal))
-    duel.refused("stake-3", "m_agent_05", "Reveal the next card on stake 2 first")
-    duel.refused("stake-0", "ferrymen_agent_2", "Reveal the next card on stake 2 first")
+    duel.refused("stake-3", "m_agent_05", "Reveal the next card on stake 3 first")
+    duel.refused("stake-0", "ferrymen_agent_2", "Reveal the next card on stake 3 first")
     duel.top.press("select")
-    assert duel.shows("status", RefusalScreen("Tap the new card on stake 2 first"))
+    assert duel.shows("status", RefusalScreen("Tap the new card on stake 3 first"))
     duel.top.wait(4)
     duel.top.press("ok")  # the bribe has been seen
-    assert duel.shows("stake-2", EmptyStakeScreen("Stake 2", waiting=True))
+    assert duel.shows("stake-2", EmptyStakeScreen("Stake 3", waiting=True))
     line = duel.tap("stake-2", "m_agent_05")
     assert line == {"action": "reveal", "stake": 2, "card": "m_agent_05"}
-    assert duel.shows("stake-2", stake_screen("m_agent_05", "Stake 2"))
+    assert duel.shows("stake-2", stake_screen("m_agent_05", 2))
     assert duel.shows("status", ArcanaStatusScreen(1, "Ferrymen", hands, "Tap a card to play"))
 
 
@@ -112,8 +128,8 @@ def test_swapping_stakes_asks_for_the_two_stakes_as_taps(duel):
         "card": "ferrymen_location",
         "params": {"a": 1, "b": 3},
     }
-    assert duel.shows("stake-1", stake_screen("m_loc_03", "Stake 1"))
-    assert duel.shows("stake-3", stake_screen("m_loc_02", "Stake 3"))
+    assert duel.shows("stake-1", stake_screen("m_loc_03", 1))
+    assert duel.shows("stake-3", stake_screen("m_loc_02", 3))
 
 
 def test_moving_an_agent_asks_for_the_agent_then_its_new_stake(duel):
@@ -129,14 +145,14 @@ def test_moving_an_agent_asks_for_the_agent_then_its_new_stake(duel):
         prompting=True,
     )
     duel.top.tap("stake-4", "blades_agent_5")
-    assert duel.shows("status", ArcanaStatusScreen(1, "Blades", hands, "Move: tap its new stake"))
-    duel.refused("stake-0", "blades_agent_5", "That agent is already on stake 0", prompting=True)
+    assert duel.shows("status", ArcanaStatusScreen(1, "Blades", hands, "Move: tap new stake"))
+    duel.refused("stake-0", "blades_agent_5", "That agent is already on stake 1", prompting=True)
     line = duel.tap("stake-2", "blades_agent_5")
     assert line["params"] == {"card": "blades_agent_5", "to": 2}
     moved = GuildAtStake("Blades", value("blades_agent_5", "m_agent_02"))  # face up there
-    assert duel.shows("stake-2", stake_screen("m_agent_02", "Stake 2", moved))
+    assert duel.shows("stake-2", stake_screen("m_agent_02", 2, moved))
     ferrymen = GuildAtStake("Ferrymen", value("ferrymen_agent_1", "m_agent_01"))
-    assert duel.shows("stake-0", stake_screen("m_agent_01", "Stake 0", ferrymen))
+    assert duel.shows("stake-0", stake_screen("m_agent_01", 0, ferrymen))
 
 
 def test_a_location_with_nothing_to_move_is_refused_before_asking(duel):

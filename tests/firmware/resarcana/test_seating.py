@@ -20,11 +20,11 @@ def same(a, b) -> bool:
 
 
 def test_the_pads_ask_for_mages_and_show_who_sits(top):
-    top.tap("stake-1", "master_of_calm")
+    top.tap("stake-0", "master_of_calm")
     screens = top.screens()
-    assert same(screens["stake-0"], render(PromptScreen("Tap your mage", title="Seat 1")))
-    seated = render(PromptScreen("Master of Calm", "Seat 2", PromptIcon.NONE))
-    assert same(screens["stake-1"], seated)
+    assert same(screens["stake-1"], render(PromptScreen("Tap your mage", title="Seat 2")))
+    seated = render(PromptScreen("Master of Calm", "Seat 1", PromptIcon.NONE))
+    assert same(screens["stake-0"], seated)
     status = render(PromptScreen("Each player: tap your mage on your pad", title="Res Arcana"))
     assert same(screens["status"], status)
 
@@ -38,23 +38,29 @@ def test_ok_begins_with_two_seated_and_the_record_keeps_hands_secret(top):
     game, setup = top.journal.setup(top.companion.game_id)
     assert (game, setup) == (
         "res-arcana",
-        {"players": ["Mage", "Priest"], "start_player": 0, "mages": ["fire_mage", "shadow_priest"]},
+        {
+            "players": ["Fire Mage", "Shadow Priest"],
+            "start_player": 0,
+            "mages": ["fire_mage", "shadow_priest"],
+        },
     )
     places = (Essence.FIRE, Essence.LIFE, Essence.CALM, Essence.DEATH, Essence.GOLD)
-    status = render(ResStatusScreen(1, "Mage", places, monuments_up=2, monuments_hidden=4))
+    status = render(ResStatusScreen(1, "Fire Mage", places, monuments_up=2, monuments_hidden=4))
     assert same(top.screens()["status"], status)
     one_each = Essences(1, 1, 1, 1, 1)
-    assert same(top.screens()["stake-0"], render(SeatScreen("Mage", one_each, 0, your_turn=True)))
-    assert same(top.screens()["stake-1"], render(SeatScreen("Priest", one_each, 0)))
+    assert same(
+        top.screens()["stake-0"], render(SeatScreen("Fire Mage", one_each, 0, your_turn=True))
+    )
+    assert same(top.screens()["stake-1"], render(SeatScreen("Shadow Priest", one_each, 0)))
 
 
 def test_a_fourth_mage_begins_at_once_in_pad_order(top):
-    mages = ["shadow_priest", "fire_mage", "master_of_calm", "forest_healer"]
-    for pad, mage in zip(("stake-3", "stake-1", "stake-0", "stake-2"), mages, strict=True):
+    mages = ["master_of_calm", "fire_mage", "forest_healer", "shadow_priest"]
+    for pad, mage in zip(("stake-0", "stake-1", "stake-2", "stake-3"), mages, strict=True):
         top.tap(pad, mage)
     _, setup = top.journal.setup(top.companion.game_id)
     assert setup["mages"] == ["master_of_calm", "fire_mage", "forest_healer", "shadow_priest"]
-    assert setup["players"] == ["Master", "Mage", "Healer", "Priest"]
+    assert setup["players"] == ["Master of Calm", "Fire Mage", "Forest Healer", "Shadow Priest"]
 
 
 def test_a_mage_tapped_again_on_its_pad_changes_that_seat(top):
@@ -79,11 +85,11 @@ def test_seating_mistakes_are_refused_and_begin_nothing(top):
     assert refused(top, "stake-4", "Res Arcana seats 4 at most: use the first pads")
     top.press("ok")
     assert refused(top, "status", "Seat at least 2 players: each taps a mage on their pad")
-    top.tap("stake-2", "shadow_priest")
-    top.press("ok")
-    assert refused(top, "status", "Seat 2 is empty: fill the seats in pad order")
+    top.tap("stake-2", "shadow_priest")  # seats fill in pad order: no gap
+    assert refused(top, "stake-2", "Seat 2 is still empty: sit there first")
     assert top.journal.unfinished() is None
     top.tap("stake-1", "master_of_calm")
+    top.tap("stake-2", "shadow_priest")
     top.press("ok")
     assert top.journal.setup(top.companion.game_id)[1]["mages"] == [
         "fire_mage",
@@ -95,3 +101,25 @@ def test_seating_mistakes_are_refused_and_begin_nothing(top):
 def test_an_arcana_card_during_seating_is_not_a_mage(top):
     top.tap("stake-0", "blades_agent_3")
     assert refused(top, "stake-0", "Tap your mage to take this seat")
+
+
+def test_the_start_player_is_drawn_from_the_seed_and_recorded(tmp_path):
+    from firmware.games import TableGames
+    from firmware.tabletop import Tabletop
+    from tests.firmware.resarcana.conftest import choose_res_arcana
+
+    starts = []
+    for run in range(2):
+        with Tabletop(tmp_path / str(run), TableGames(seed=0)) as top:  # seed 0: seat 2 of 2
+            choose_res_arcana(top)
+            top.tap("stake-0", "fire_mage")
+            top.tap("stake-1", "shadow_priest")
+            top.press("ok")
+            setup = top.journal.setup(top.companion.game_id)[1]
+            starts.append(setup["start_player"])
+            places = (Essence.FIRE, Essence.LIFE, Essence.CALM, Essence.DEATH, Essence.GOLD)
+            status = ResStatusScreen(1, "Shadow Priest", places, 2, 4)
+            assert same(top.screens()["status"], render(status))
+    assert starts == [1, 1]  # the same seed, the same draw; recorded in the setup
+    draws = {TableGames(seed=seed).rng.randrange(4) for seed in range(40)}
+    assert draws == {0, 1, 2, 3}  # every seat may start

@@ -28,7 +28,7 @@ from firmware.screens import (
     render,
     text_art,
 )
-from firmware.screens.gallery import EXAMPLES, main, picture
+from firmware.screens.gallery import EXAMPLES, LEGEND, main, picture
 from firmware.screens.icons import icon, icon_names
 from firmware.screens.text_art import HALF_BLOCKS, diff_art
 
@@ -82,6 +82,7 @@ def test_the_hidden_count_is_shown_and_the_values_have_no_field_to_hide_in():
         "label",
         "strength",
         "hidden",
+        "controls",  # whether the guild controls the stake: public, from the seating
     ]
     images = {
         hidden: render(StakeScreen("Spy", Arcanum.MILITARY, 7, (GuildAtStake("Ann", 3, hidden),)))
@@ -156,7 +157,7 @@ def test_diff_art_is_empty_for_equal_screens_and_marks_changes():
 
 def test_the_gallery_writes_doc_pictures_and_prints_text_art(tmp_path, capsys):
     assert main([str(tmp_path)]) == 0
-    assert len(list(tmp_path.glob("*.png"))) == 2 * len(EXAMPLES)
+    assert len(list(tmp_path.glob("*.png"))) == 2 * len(EXAMPLES) + len(LEGEND)  # + icons
     with Image.open(tmp_path / "refusal.png") as written:
         assert written.size == picture(render(EXAMPLES["refusal"])).size
     capsys.readouterr()
@@ -199,3 +200,15 @@ def test_render_times_cover_every_screen_at_both_sizes(capsys):
     figures = json.loads(capsys.readouterr().out)
     assert len(figures["screens"]) == 2 * len(EXAMPLES)
     assert figures["max_ms"] == max(figures["screens"].values())
+
+
+@pytest.mark.parametrize("name", list(LEGEND))
+def test_the_docs_legend_shows_each_icon_as_drawn(name):
+    text = (DOCS / "screens.md").read_text(encoding="utf-8")
+    assert f"(screens/icon_{name}.png) | {LEGEND[name]} |" in text
+    with Image.open(DOCS / "screens" / f"icon_{name}.png") as shown:
+        assert shown.convert("RGB").tobytes() == picture(icon(name)).tobytes()
+
+
+def test_the_legend_names_every_arcanum_and_essence():
+    assert set(Arcanum) | set(Essence) <= set(LEGEND)

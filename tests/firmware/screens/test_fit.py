@@ -1,0 +1,213 @@
+"""Every text a screen shows at the table fits, uncut, at its longest.
+
+Whole games are played by the demo bots with four players, every card named with the widest
+card name of the sample and template catalogs, and every screen model the controllers show
+(and every notice) is drawn at both panel sizes, 128x64 and 128x32: no text may be shortened
+with an ellipsis, nor wrapped past its last line.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from engine.arcana.catalogs import __file__ as catalogs_init
+from engine.resarcana import CARDS
+from firmware.companion import Companion
+from firmware.controllers.arcana import Bot as ArcanaBot
+from firmware.controllers.arcana import play_demo_game as play_arcana
+from firmware.controllers.resarcana.bot import Bot as ResBot
+from firmware.controllers.resarcana.bot import play_demo_game as play_res
+from firmware.events import Press, Tap
+from firmware.games import FULL_TABLE_PADS, TableGames
+from firmware.journal import Journal
+from firmware.screens import RENDERERS, SIZES, Screen
+from firmware.screens.canvas import Canvas
+from firmware.screens.font import ELLIPSIS, load_font
+from firmware.screens.short_forms import is_short_form
+from firmware.tabletop import uid_for
+
+ROOT = Path(__file__).resolve().parents[3]
+CATALOGS = (Path(catalogs_init).with_name("sample.toml"), ROOT / "docs" / "catalog-template.toml")
+
+
+def widest(names) -> str:
+    """The name that takes the most pixels in either font."""
+    small, medium = load_font("small"), load_font("medium")
+    return max(names, key=lambda n: (small.width(n), medium.width(n), n))
+
+
+def catalog_objects() -> list[dict]:
+    return [tomllib.loads(path.read_text(encoding="utf-8")) for path in CATALOGS]
+
+
+LONGEST_CARD = widest(
+    card.get("name", card["id"]) for catalog in catalog_objects() for card in catalog["cards"]
+)
+LONGEST_GUILD = widest(
+    guild["name"] for catalog in catalog_objects() for guild in catalog["guilds"].values()
+)
+
+
+def longest_names_catalog() -> dict:
+    """The sample catalog with every card called by the widest card name there is."""
+    catalog = catalog_objects()[0]
+    for card in catalog["cards"]:
+        card["name"] = LONGEST_CARD
+    return catalog
+
+
+class Display:
+    """A display that keeps nothing: the models are checked, not the pixels."""
+
+    size = (128, 64)
+
+    def show(self, image) -> None:
+        pass
+
+
+class QuickTable:
+    """The companion fed tap and press events directly (no emulated readers: fast), noting
+    every screen model and notice it shows."""
+
+    def __init__(self, state_dir: Path, games: TableGames) -> None:
+        self.games = games
+        roles = ("status", *FULL_TABLE_PADS)
+        self.companion = Companion(
+            {role: Display() for role in roles}, Journal.open(state_dir), games
+        )
+        self.companion.start()
+        self.shown: dict[tuple[str, Screen], None] = {}
+        self._note()
+
+    def tap(self, pad: str, card: str) -> None:
+        self.companion.handle(Tap(pad, uid_for(card), card))
+        self._note()
+
+    def press(self, button: str, held: bool = False) -> None:
+        self.companion.handle(Press(button, held))
+        self._note()
+
+    def _note(self) -> None:
+        for role, screen in self.companion.controller.screens().items():
+            self.shown.setdefault((role, screen), None)
+        for role, notice in self.companion.notices.items():
+            self.shown.setdefault((role, self.games.notice_screen(notice.message)), None)
+        self.companion.notices.clear()
+
+
+def cuts(screen: Screen, size) -> list[str]:
+    """Every text of the screen drawn at this size that did not fit whole."""
+    made: list[Canvas] = []
+    original = Canvas.__init__
+
+    def keep(self, canvas_size):
+        original(self, canvas_size)
+        made.append(self)
+
+    Canvas.__init__ = keep  # type: ignore[method-assign]
+    try:
+        RENDERERS[type(screen)](screen, size)
+    finally:
+        Canvas.__init__ = original  # type: ignore[method-assign]
+    return [
+        f"{mark.text!r} shown as {mark.shown!r}"
+        for canvas in made
+        for mark in canvas.marks
+        if not mark.text.startswith("icon:")
+        and (not is_short_form(mark.text, mark.shown) or mark.shown.endswith(ELLIPSIS))
+    ]
+
+
+def assert_nothing_cut(shown) -> None:
+    problems = []
+    for role, screen in shown:
+        for size in SIZES:
+            for cut in cuts(screen, size):
+                problems.append(f"{role} {size[0]}x{size[1]} {type(screen).__name__}: {cut}")
+    assert not problems, "\n".join(sorted(set(problems)))
+
+
+def test_the_longest_names_are_the_ones_checked():
+    assert LONGEST_CARD == "Sample location 10"
+    assert LONGEST_GUILD == "Ferrymen"
+
+
+@pytest.mark.parametrize("variant", ["basic", "advanced"])
+def test_an_arcana_game_of_four_with_the_longest_names_cuts_no_text(tmp_path, variant):
+    catalog = longest_names_catalog()
+    table = QuickTable(tmp_path, TableGames(catalog=catalog))
+    play_arcana(table, ArcanaBot(seed=3, players=4, variant=variant, catalog=catalog))
+    table.press("select")  # the breakdowns after the ranking
+    table.press("undo")  # and an undo notice
+    assert_nothing_cut(table.shown)
+    assert len(table.shown) > 50  # a whole game, not just its first screen
+
+
+def test_a_res_arcana_game_of_four_cuts_no_text(tmp_path):
+    table = QuickTable(tmp_path, TableGames())
+    play_res(table, ResBot(seed=2, players=4))
+    table.press("undo")
+    assert_nothing_cut(table.shown)
+    assert len(table.shown) > 20
+
+
+def test_a_discard_names_the_widest_res_arcana_card_whole():
+    from firmware.screens import ChoiceScreen
+
+    card = widest(card.name for card in CARDS.values())
+    assert_nothing_cut([("stake-0", ChoiceScreen(card, ("1 gold", "2 death")))])
+
+
+# The refusals the controllers and the engines give, with the longest names filled in (the
+# games above only show the refusals a bot runs into).
+L, G = LONGEST_CARD, LONGEST_GUILD
+REFUSALS = [
+    "That agent is already on stake 5",
+    f"{G} places a militia first",
+    "Swapping needs two different stakes",
+    f"{L} (swap_stakes) takes a and b",
+    f"{L} is not one of your agents on a stake",
+    "The game-end card has already been revealed",
+    "The last card of the free-trade pile is the game-end card",
+    "The game-end card is only in the free-trade pile (stake 5)",
+    f"{L} has already been revealed",
+    f"{L} is not a market card",
+    "Stake 5 shows no market card",
+    "Bribe needs one of your agents here",
+    "A militia comes only right after a relic is discarded",
+    "No stake is waiting for a card",
+    f"{L} is not in your possession",
+    f"{G} to play",
+    "There is no stake 6 (stakes 1 to 5)",
+    f"{L} is a location, not a agent",
+    "Reveal the next card on stake 5 first",
+    "Finish the location, or Undo to cancel it",
+    "None of your agents is on a stake with somewhere to go",
+    "Seat the players first: tap your guild base",
+    "Swapping needs two stakes with a market card",
+    "Tap the card to discard, or Select to cancel",
+    "Tap the first market card of this stake",
+    "Two players at least: tap your guild base",
+    "No stake on this pad with 3 players",
+    "Res Arcana seats 4 at most: use the first pads",
+    "Seat 3 is still empty: sit there first",
+    "Tap the new card on stake 5 first",
+    f"{L} is the market card of stake 5",
+    f"{L} is under the {G} base for good",
+    "Master of Calm already sits at seat 4",
+    f"{L} lies on stake 5",
+    "Free trade has its card: tap that card again to take it back",
+    f"{G} are seated already (seat 4)",
+    f"{G}: tap the militia on a stake first",
+    "Undone: placed a face-down agent on stake 5",
+    f"Redone: bribed with {L} on stake 5",
+]
+
+
+@pytest.mark.parametrize("text", REFUSALS)
+def test_every_refusal_fits_whole_at_its_longest(text):
+    games = TableGames()
+    assert_nothing_cut([("stake-0", games.notice_screen(text))])
