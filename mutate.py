@@ -45,6 +45,11 @@ TESTS = {
     ),
     "firmware/journal.py": (
         "tests/firmware/test_journal.py",
+        "tests/firmware/test_journal_busy.py",
+        "tests/firmware/test_journal_damage.py",
+        "tests/firmware/test_journal_finish.py",
+        "tests/firmware/test_journal_full_disk.py",
+        "tests/firmware/test_journal_rows.py",
         "tests/firmware/test_export_history.py",
         "tests/firmware/arcana/test_failing_journal.py",
     ),
