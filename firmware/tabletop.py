@@ -64,7 +64,8 @@ class Tabletop:
         profile = load_profile(profile) if isinstance(profile, str) else profile
         profile = _with_hold(profile, hold_s)
         self.clock = ManualClock()
-        self.table: Table = build_table(profile, emulated=True)
+        # The displays' retry back-off runs on the same manual clock as the notices.
+        self.table: Table = build_table(profile, emulated=True, clock=self.clock)
         # Same readers, but on the manual clock (the table's own scanner is left unused).
         self.scanner = Scanner(
             list(self.table.readers.values()),
