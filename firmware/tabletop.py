@@ -118,7 +118,7 @@ class Tabletop:
             pressed = self.table.buttons[button]
             before = pressed.holds
             self.table.hold_down(button)
-            deadline = time.monotonic() + 5.0
+            deadline = time.monotonic() + 30.0  # a loaded machine can be slow; ends at the hold
             while pressed.holds == before and time.monotonic() < deadline:
                 time.sleep(0.005)  # gpiozero's hold timer runs on real time
             self.table.let_go(button)
