@@ -96,6 +96,10 @@ class Rules(Protocol[S, A]):
         """Every legal action in the state, in a stable order."""
         ...
 
+    def is_terminal(self, state: S) -> bool:
+        """True once the game is over: no action is legal and `result` holds the ranking."""
+        ...
+
     def result(self, state: S) -> dict[str, Any]:
         """The replay result object of `../spec/records.md` for this state."""
         ...

@@ -78,7 +78,7 @@ class ArcanaTable:
 
     def stash_question(self) -> tuple[int, str] | None:
         """The (player, card) asked about "under the base?", or None."""
-        if self.state.phase == "over":
+        if RULES.is_terminal(self.state):
             return None
         for item in pending(self.state).stash:
             if item not in self.declined:
@@ -86,7 +86,7 @@ class ArcanaTable:
         return None
 
     def is_over(self) -> bool:
-        return self.state.phase == "over"
+        return RULES.is_terminal(self.state)
 
     # -- taps -----------------------------------------------------------------------------
     def tap(self, pad: str, card: str) -> Reply:
