@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.arcana import RULES, Action, State, pending
 from engine.arcana.events import Bribed, GameEnded, StakeEvaluated
-from engine.protocol import Rejection
+from engine.protocol import BAD_PARAMS, Rejection
 from firmware.controllers.arcana import screens
 from firmware.controllers.base import Ask, Play, Refuse, Reply
 from firmware.screens import BribeScreen, Screen, StruggleScreen
@@ -163,7 +163,7 @@ class ArcanaTable:
         outcome = RULES.apply(self.state, bare)
         if not isinstance(outcome, Rejection):
             return Play(bare)
-        if outcome.code != "bad_params":
+        if outcome.code != BAD_PARAMS:
             return Refuse(outcome.message, pad)
         effect = self.state.catalog.cards[card].effect or "none"
         possible = any(
