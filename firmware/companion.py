@@ -296,6 +296,7 @@ class Companion:
         if not self._journalled(lambda: self.journal.bind(uid, card, catalog)):
             return
         self.registry.bind(uid, card)
+        self.controller.accepted(())
         self._beep("ok")
 
     def new_game(self) -> None:

@@ -53,6 +53,8 @@ class TableLoop:
         service.stop.on_request(lambda: self.events.put(Tick()))  # wake the loop at once
 
     def _on_tag(self, tag_event: Any) -> None:
+        if tag_event.kind == "reader_fault":  # the screen has room for a word; the log says why
+            log.warning("%s", tag_event.detail)
         event = from_scanner(tag_event)
         if event is not None:
             self.events.put(event)

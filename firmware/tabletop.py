@@ -64,7 +64,8 @@ class Tabletop:
         profile = load_profile(profile) if isinstance(profile, str) else profile
         profile = _with_hold(profile, hold_s)
         self.clock = ManualClock()
-        self.table: Table = build_table(profile, emulated=True)
+        # The displays' retry back-off runs on the same manual clock as the notices.
+        self.table: Table = build_table(profile, emulated=True, clock=self.clock)
         # Same readers, but on the manual clock (the table's own scanner is left unused).
         self.scanner = Scanner(
             list(self.table.readers.values()),
@@ -117,7 +118,7 @@ class Tabletop:
             pressed = self.table.buttons[button]
             before = pressed.holds
             self.table.hold_down(button)
-            deadline = time.monotonic() + 5.0
+            deadline = time.monotonic() + 30.0  # a loaded machine can be slow; ends at the hold
             while pressed.holds == before and time.monotonic() < deadline:
                 time.sleep(0.005)  # gpiozero's hold timer runs on real time
             self.table.let_go(button)

@@ -38,7 +38,8 @@ class Begin:
 
 @dataclass(frozen=True, slots=True)
 class Bind:
-    """Enrollment: remember that this tag stands for this card (of this catalog)."""
+    """Enrollment: remember that this tag stands for this card (of this catalog); once the
+    journal has it, the controller's `accepted` is called, as after a played action."""
 
     uid: str
     card: str

@@ -28,6 +28,7 @@ class EnrollController:
         bound = set(bindings.values())
         self.queue = [card for card in cards if card not in bound]
         self.asking: tuple[str, str] | None = None  # (uid, card it is bound to)
+        self.binding: tuple[str, str] | None = None  # (uid, card) until the journal has it
         self.done = 0
 
     def raw_tap(self, pad: str, uid: str, written_id: str | None) -> Reply:
@@ -40,11 +41,9 @@ class EnrollController:
         return self._bind(uid)
 
     def _bind(self, uid: str) -> Reply:
-        card = self.queue.pop(0)
-        self.bindings[uid] = card
+        self.binding = (uid, self.queue[0])  # taken only once the journal has kept it
         self.asking = None
-        self.done += 1
-        return Bind(uid, card, self.catalog)
+        return Bind(uid, self.queue[0], self.catalog)
 
     def tap(self, pad: str, card: str) -> Reply:  # taps arrive raw in this mode
         return Ask()
@@ -59,10 +58,17 @@ class EnrollController:
         return Ask()
 
     def accepted(self, events: tuple[Any, ...]) -> None:
-        pass
+        """The binding asked for last is saved: the next card's turn."""
+        if self.binding is not None:
+            uid, card = self.binding
+            self.queue.remove(card)
+            self.bindings[uid] = card
+            self.done += 1
+            self.binding = None
 
     def reset_prompt(self) -> None:
         self.asking = None
+        self.binding = None
 
     def is_over(self) -> bool:
         return False

@@ -205,3 +205,26 @@ def test_the_buzzer_says_ok_refused_and_unknown(tmp_path):
         for step in bot.next_steps(top.companion.controller.state):
             top.perform(step)
         assert played[before:][-1] == "ok"
+
+
+def test_undo_from_the_final_move_reopens_the_game_and_a_restart_resumes_it(tmp_path):
+    from firmware.controllers.resarcana import Bot
+
+    with Tabletop(tmp_path, TableGames()) as top:
+        bot = Bot(2, 2)
+        for step in bot.setup_steps():
+            top.perform(step)
+        while not top.companion.controller.is_over():
+            for step in bot.next_steps(top.companion.controller.state):
+                top.perform(step)
+        game = top.companion.game_id
+        assert top.journal.unfinished() is None and top.journal.games()[0].result["finished"]
+        top.press("undo")  # the final move taken back: the game goes on
+        assert not top.companion.finished and not top.companion.controller.is_over()
+        assert top.journal.unfinished() == game
+        assert top.journal.games()[0].result is None
+        state, lines = top.companion.controller.state, top.journal.lines(game)
+    with Tabletop(tmp_path, TableGames()) as top:  # a restart (power cut) resumes it
+        assert top.companion.game_id == game
+        assert top.companion.controller.state == state
+        assert top.journal.lines(game) == lines

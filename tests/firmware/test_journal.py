@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -204,3 +205,107 @@ def test_the_version_counts_committed_changes_only(journal):
     with pytest.raises(JournalError):
         journal.append(game, {**line(1), "pad": "x" * 50_000})
     assert journal.version() == start + 3  # the failed append changed nothing
+
+
+class Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_games_carry_their_start_and_finish_times_from_the_clock(tmp_path):
+    clock = Clock(1_000.0)
+    with Journal.open(tmp_path, clock=clock) as j:
+        game = j.start("arcana", SETUP)
+        clock.now = 2_500.0
+        j.finish(game, {"winners": ["Ann"]})
+        (entry,) = j.games()
+        assert (entry.id, entry.game, entry.started, entry.finished) == (
+            game, "arcana", 1_000.0, 2_500.0
+        )
+
+
+def test_a_game_taken_back_from_its_end_is_unfinished_again(journal):
+    game = journal.start("res-arcana", SETUP)
+    journal.append(game, line(0))
+    journal.finish(game, {"winners": ["Ann"]})
+    assert journal.unfinished() is None
+    journal.unfinish(game)
+    assert journal.unfinished() == game
+    (entry,) = journal.games()
+    assert entry.finished is None and entry.result is None
+    assert journal.lines(game) == [line(0)]
+
+
+def test_the_setup_of_an_unknown_game_is_a_key_error_naming_it(journal):
+    with pytest.raises(KeyError, match="no game 99 in the journal"):
+        journal.setup(99)
+
+
+def test_a_fresh_journal_has_no_notice_and_its_state_directory_is_made(tmp_path):
+    with Journal.open(tmp_path / "var" / "lib" / "arcana-table") as j:
+        assert j.notice is None
+        assert j.path == tmp_path / "var" / "lib" / "arcana-table" / FILENAME
+
+
+def test_a_damaged_file_is_kept_aside_under_the_clocks_utc_time(tmp_path):
+    (tmp_path / FILENAME).write_bytes(b"this is not a database at all" * 200)
+    with Journal.open(tmp_path, clock=lambda: 86_400.0 + 3_723.0) as j:
+        aside = f"{FILENAME}.damaged-19700102-010203"
+        assert j.notice.endswith(f"kept as {aside}.")
+    assert (tmp_path / aside).read_bytes().startswith(b"this is not a database")
+
+
+def test_a_journal_file_that_cannot_be_opened_is_one_sentence(tmp_path):
+    (tmp_path / FILENAME).mkdir()  # something that is not a file stands in its place
+    with pytest.raises(JournalError) as refused:
+        Journal.open(tmp_path)
+    assert str(refused.value) == (
+        f"cannot write the journal in {tmp_path} (unable to open database file); "
+        "check its permissions and space"
+    )
+
+
+def test_the_full_disk_sentence_says_what_was_lost(journal):
+    game = journal.start("res-arcana", SETUP)
+    pages = journal._db.execute("PRAGMA page_count").fetchone()[0]
+    journal._db.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(JournalError) as refused:
+        for n in range(200):
+            journal.append(game, {**line(n), "pad": "x" * 3000})
+    assert str(refused.value) == (
+        f"The disk holding {journal.path.parent} is full: the last action was not saved."
+    )
+
+
+def test_the_journal_can_be_closed_from_another_thread(tmp_path):
+    """The service's shutdown may close it from a thread other than the game's."""
+    journal = Journal.open(tmp_path)
+    game = journal.start("arcana", SETUP)
+    failures: list[BaseException] = []
+
+    def elsewhere() -> None:
+        try:
+            journal.append(game, line(0))
+            journal.close()
+        except BaseException as err:
+            failures.append(err)
+
+    thread = threading.Thread(target=elsewhere)
+    thread.start()
+    thread.join()
+    assert failures == []
+    with Journal.open(tmp_path) as again:
+        assert again.lines(game) == [line(0)]
+
+
+def test_any_other_write_failure_is_one_sentence_with_sqlites_reason(journal):
+    game = journal.start("res-arcana", SETUP)
+    journal._db.execute("DROP TABLE lines")  # a database someone else's tool has damaged
+    with pytest.raises(JournalError) as refused:
+        journal.append(game, line(0))
+    assert str(refused.value) == (
+        "The journal could not save the last action (no such table: lines)."
+    )

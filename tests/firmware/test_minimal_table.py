@@ -81,3 +81,14 @@ def test_a_128x32_screen_gets_its_own_layout(tmp_path):
         refusal = render(RefusalScreen("Choose the game first: Select, then OK"), (128, 32))
         assert same(top.screens()["main"], refusal)
         assert top.companion.troubles == {}
+
+
+def test_holding_select_walks_the_roles_in_order_and_round(tmp_path):
+    with Tabletop(tmp_path, TableGames(), profile="minimal") as top:
+        pad = top.companion.single_pad
+        assert pad.focus == "status"
+        walked = []
+        for _ in range(len(pad.roles)):
+            top.press("select", held=True)
+            walked.append(pad.focus)
+        assert walked == [*top.companion.games.pads, "status"]

@@ -411,6 +411,44 @@ def test_rule_10_a_discarded_relic_brings_militia_placed_at_once_for_that_player
     assert free.militia_returned == ("militia_3",) and "militia_3" in g.state.militia_deck
 
 
+def test_rule_10_militia_is_placed_face_up_even_on_a_stake_its_player_controls(game):
+    g = game(variant="advanced")
+    g.do(0, "discard", "blades_relic")
+    (placed,) = g.do(0, "militia", "militia_1", stake=0)  # stake 0 is Ann's: agents hide there
+    assert placed.kind == "militia_placed" and placed.stake == 0
+    assert g.state.stakes[0].agents[0] == (("militia_1", False),)
+    (agent,) = g.do(1, "agent", "ferrymen_agent_1", stake=2)  # Ben's own stake: face down
+    assert agent.face_down and g.state.stakes[2].agents[1] == (("ferrymen_agent_1", True),)
+
+
+def test_rule_8_a_bribe_does_not_count_militia(game):
+    """Ann's militia stands with her agent on stake 0; the bribe adds only the agent's
+    financial 1 to the relic's 2: 3 of the 4 needed (with the militia's 1 it would be 4)."""
+    g = game(variant="advanced", changes={"m_agent_01": {"arcana": {"political": 20}}})
+    g.do(0, "discard", "blades_relic")
+    g.do(0, "militia", "militia_1", stake=0)
+    g.play({0: [("agent", "blades_agent_1", {"stake": 0})]})  # stake 0 stays unwon
+    assert g.state.round == 2
+    assert set(g.state.stakes[0].agents[0]) == {("blades_agent_1", False), ("militia_1", False)}
+    g.do(1, "discard", "ferrymen_agent_2")
+    (bribe,) = g.do(0, "bribe", "blades_relic", stake=0)
+    assert bribe.agent_financial == {"blades_agent_1": 1}
+    assert (bribe.bribe_value, bribe.needed, bribe.success) == (3, 4, False)
+    assert g.state.stakes[0].market == "m_agent_01"
+
+
+def test_rule_8_militia_alone_is_not_an_agent_to_bribe_with(game):
+    g = game(variant="advanced", changes={"m_agent_01": {"arcana": {"political": 20}}})
+    g.do(0, "discard", "blades_relic")
+    g.do(0, "militia", "militia_1", stake=0)
+    g.play({})  # round 1 ends with only the militia on stake 0
+    assert g.state.stakes[0].agents[0] == (("militia_1", False),)
+    while pending(g.state).player != 0:
+        g.do(1, "discard", g.state.ready[1][0])
+    refused = g.refuse(0, "bribe", "blades_relic", stake=0)
+    assert refused.message == "Bribe needs one of your agents here"
+
+
 def test_rule_10_militia_from_the_rounds_last_card_comes_before_the_evaluation(game):
     g = game(variant="advanced", start=1)
     moves = [

@@ -73,12 +73,16 @@ class ArcanaTable:
     def shows(self, role: str, model) -> bool:
         return same(self.screen(role), render(model))
 
-    def refused(self, pad: str, card: str, message: str, where: str | None = None) -> None:
-        """Tap and check: the sentence on the right screen, journal and state unchanged."""
+    def refused(
+        self, pad: str, card: str, message: str, where: str | None = None, prompting=False
+    ) -> None:
+        """Tap and check: the sentence on the right screen, journal and state unchanged, and
+        a half-entered choice kept only where the test says so (`prompting`)."""
         before = (self.lines(), self.state)
         self.top.tap(pad, card)
         assert self.shows(where or pad, RefusalScreen(message)), message
         assert (self.lines(), self.state) == before
+        assert self.controller.prompting() == prompting
         self.top.wait(4)  # the refusal fades
 
     def tap_button(self, button: str) -> dict:

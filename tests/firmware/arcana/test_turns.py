@@ -115,7 +115,9 @@ def test_swapping_stakes_asks_for_the_two_stakes_as_taps(duel):
     duel.top.tap("stake-1", "ferrymen_location")
     asking = ArcanaStatusScreen(1, "Ferrymen", hands, "Swap: tap the 2nd stake")
     assert duel.shows("status", asking)
-    duel.refused("stake-1", "ferrymen_location", "Swapping needs two different stakes")
+    duel.refused(
+        "stake-1", "ferrymen_location", "Swapping needs two different stakes", prompting=True
+    )
     duel.top.press("select")
     assert duel.shows("status", RefusalScreen("Finish the location, or Undo to cancel it"))
     assert duel.lines() == before
@@ -137,11 +139,14 @@ def test_moving_an_agent_asks_for_the_agent_then_its_new_stake(duel):
     hands = (HandCount("Blades", 3), HandCount("Ferrymen", 3))
     assert duel.shows("status", ArcanaStatusScreen(1, "Blades", hands, "Move: tap your agent"))
     duel.refused(
-        "stake-2", "ferrymen_agent_1", "Ferrymen agent 1 is not one of your agents on a stake"
+        "stake-2",
+        "ferrymen_agent_1",
+        "Ferrymen agent 1 is not one of your agents on a stake",
+        prompting=True,
     )
     duel.top.tap("stake-4", "blades_agent_5")
     assert duel.shows("status", ArcanaStatusScreen(1, "Blades", hands, "Move: tap new stake"))
-    duel.refused("stake-0", "blades_agent_5", "That agent is already on stake 1")
+    duel.refused("stake-0", "blades_agent_5", "That agent is already on stake 1", prompting=True)
     line = duel.tap("stake-2", "blades_agent_5")
     assert line["params"] == {"card": "blades_agent_5", "to": 2}
     moved = GuildAtStake("Blades", value("blades_agent_5", "m_agent_02"))  # face up there

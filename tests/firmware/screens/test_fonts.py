@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware.screens.font import ELLIPSIS, load_font
@@ -48,6 +48,7 @@ def test_fonts_are_parsed_once():
 
 
 @pytest.mark.parametrize("name", FONT_NAMES)
+@settings(deadline=None)  # the first example parses the bitmap font
 @given(text=NAME_TEXT, width=st.integers(min_value=0, max_value=128))
 def test_fit_never_exceeds_the_width_and_shows_when_it_cut(name, text, width):
     face = load_font(name)
@@ -61,6 +62,7 @@ def test_fit_never_exceeds_the_width_and_shows_when_it_cut(name, text, width):
 
 
 @pytest.mark.parametrize("name", FONT_NAMES)
+@settings(deadline=None)  # the first example parses the bitmap font
 @given(
     text=NAME_TEXT,
     width=st.integers(min_value=30, max_value=128),

@@ -190,6 +190,29 @@ def test_the_i2c_bus_refuses_an_address_nobody_answers():
     assert i2c.scan() == [0x24]
 
 
+def _status(i2c: EmulatedI2C) -> int:
+    """The PN532's I2C status byte: 0x01 when a frame waits for the host."""
+    status = bytearray(1)
+    i2c.readfrom_into(0x24, status)
+    return status[0]
+
+
+@pytest.mark.parametrize("damage", ["length checksum", "data checksum"])
+def test_a_host_frame_with_a_bad_checksum_is_ignored_like_the_chip_does(damage):
+    i2c = EmulatedI2C()
+    chip = i2c.attach(EmulatedPN532())
+    frame = bytearray(build_frame(bytes([0xD4, 0x02])))  # GetFirmwareVersion
+    bad = bytearray(frame)
+    bad[4 if damage == "length checksum" else -2] ^= 0x01  # LCS is byte 4, DCS the last but one
+    i2c.writeto(0x24, bad)
+    assert _status(i2c) == 0x00 and not chip.commands  # no ACK, nothing executed
+    i2c.writeto(0x24, frame)  # the same frame, intact, is answered
+    assert _status(i2c) == 0x01 and [command for command, _ in chip.commands] == [0x02]
+    ack = bytearray(7)
+    i2c.readfrom_into(0x24, ack)
+    assert bytes(ack[1:]) == bytes([0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00])
+
+
 def test_uart_wakeup_preamble_is_ignored_and_frames_still_parse():
     chip = EmulatedPN532()
     uart = EmulatedUART(chip)

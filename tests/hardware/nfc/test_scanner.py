@@ -97,6 +97,54 @@ def test_a_second_tag_on_an_occupied_pad_is_a_conflict_and_the_first_stays(table
     assert run(scanner, clock, 20) == []  # A never left, B was never placed
 
 
+def test_two_tags_flickering_stay_one_conflict_and_neither_is_placed(table, clock):
+    """A second tag missed for a moment does not turn the conflict into a placed first tag."""
+    chips, scanner = table
+    chips[0].place(Ntag(A))
+    b = chips[0].place(Ntag(B))
+    assert kinds(scanner.cycle()) == [("conflict", "stake-0", f"{B}+{A}")]
+    for _ in range(10):  # B missed for 0.1 s < 0.3 s, then seen again, over and over
+        chips[0].remove(B)
+        clock.advance(0.05)
+        assert run(scanner, clock, 2) == []
+        chips[0].place(b)
+        assert run(scanner, clock, 1) == []
+
+
+@pytest.fixture
+def quarter(make_mux_table, clock):
+    """One pad whose absence time (0.25 s) the clock's steps reach exactly."""
+    _, chips, readers = make_mux_table(1)
+    scanner = Scanner(readers, absence_s=0.25, clock=clock)
+    yield chips[0], scanner
+    scanner.close()
+
+
+def test_a_tag_unseen_for_exactly_the_absence_time_is_removed(quarter, clock):
+    chip, scanner = quarter
+    chip.place(Ntag(A))
+    scanner.cycle()
+    clock.advance(0.125)
+    assert scanner.cycle() == []  # still there
+    chip.remove(A)
+    clock.advance(0.125)
+    assert scanner.cycle() == []  # 0.25 s since placed, but seen until 0.125 s ago
+    clock.advance(0.125)
+    assert kinds(scanner.cycle()) == [("removed", "stake-0", A)]  # exactly 0.25 s unseen
+
+
+def test_a_conflict_ends_exactly_the_absence_time_after_its_last_sight(quarter, clock):
+    chip, scanner = quarter
+    chip.place(Ntag(A))
+    chip.place(Ntag(B))
+    scanner.cycle()
+    chip.remove(B)
+    clock.advance(0.125)
+    assert scanner.cycle() == []  # still the conflict: A is not placed
+    clock.advance(0.125)
+    assert kinds(scanner.cycle()) == [("placed", "stake-0", A)]  # exactly 0.25 s since
+
+
 def test_a_mifare_classic_or_a_malformed_tag_is_placed_without_a_card_id(table, clock):
     chips, scanner = table
     chips[0].place(MifareClassic1K("deadbeef"))
@@ -248,3 +296,175 @@ def test_stop_is_bounded_by_the_current_cycle(make_mux_table):
     thread.start()
     time.sleep(0.05)
     assert thread.stop(timeout=2.0) is True  # each command is bounded by its 0.05 s timeout
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"absence_s": -0.01},
+        {"fault_after": 0},
+        {"backoff_s": 0},
+        {"backoff_s": 0.5, "max_backoff_s": 0.4},
+    ],
+)
+def test_settings_out_of_range_are_refused_with_the_rule(make_mux_table, settings):
+    _, _, readers = make_mux_table(1)
+    rule = "absence_s >= 0, fault_after >= 1, 0 < backoff_s <= max_backoff_s"
+    with pytest.raises(ValueError) as refused:
+        Scanner(readers, **settings)
+    assert str(refused.value) == rule
+
+
+def test_settings_at_their_limits_are_accepted(make_mux_table):
+    _, _, readers = make_mux_table(1)
+    Scanner(readers, absence_s=0, fault_after=1, backoff_s=0.4, max_backoff_s=0.4).close()
+
+
+def test_by_default_one_field_a_fault_after_two_failures_and_back_off_up_to_5_s(
+    make_mux_table, clock
+):
+    _, chips, readers = make_mux_table(1)
+    scanner = Scanner(readers, clock=clock)
+    scanner.cycle()
+    assert not chips[0].rf_field  # switched off after its poll
+    chips[0].fail("unplugged")
+    assert scanner.cycle() == []
+    (fault,) = scanner.cycle()
+    assert fault.kind == "reader_fault"
+    assert fault.detail == (
+        "reader stake-0: command 0x4A failed: [Errno 121] no device answers at 0x24"
+    )
+    waits = set()
+    for _ in range(200):  # 0.1, 0.2, ... 3.2, then 5 s between re-inits
+        clock.advance(0.1)
+        scanner.cycle()
+        waits.add(round(scanner.health()["stake-0"].retry_in_s, 1))
+    assert max(waits) == 5.0
+
+
+def test_a_reader_is_reinitialised_exactly_when_its_back_off_ends(make_mux_table, clock):
+    _, chips, readers = make_mux_table(1)
+    scanner = Scanner(readers, clock=clock, fault_after=1, backoff_s=0.5, max_backoff_s=0.5)
+    chips[0].fail("unplugged")
+    assert kinds(scanner.cycle()) == [("reader_fault", "stake-0", "")]
+    chips[0].recover()
+    clock.advance(0.25)
+    assert scanner.cycle() == []  # still backing off
+    clock.advance(0.25)
+    assert kinds(scanner.cycle()) == [("reader_back", "stake-0", "")]
+
+
+def test_a_tag_on_a_reader_that_comes_back_is_kept_then_removed_as_usual(make_mux_table, clock):
+    _, chips, readers = make_mux_table(1)
+    scanner = Scanner(readers, clock=clock, backoff_s=0.1, max_backoff_s=0.2)
+    chips[0].place(Ntag(A))
+    scanner.cycle()
+    chips[0].fail("unplugged")
+    run(scanner, clock, 40)
+    chips[0].recover()
+    assert kinds(run(scanner, clock, 10)) == [("reader_back", "stake-0", "")]
+    assert run(scanner, clock, 10) == []  # A is still on the pad
+    chips[0].remove(A)
+    assert kinds(run(scanner, clock, 10)) == [("removed", "stake-0", A)]
+
+
+class Counting(Scanner):
+    """A scanner that counts its cycles; its first cycle fails as a bug would."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.calls = 0
+
+    def cycle(self) -> list[TagEvent]:
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("a scanner bug")
+        return super().cycle()
+
+
+def test_the_scan_thread_survives_a_failing_cycle_and_counts_its_cycles(make_mux_table):
+    _, chips, readers = make_mux_table(1)
+    scanner = Counting(readers)
+    got: list[TagEvent] = []
+    arrived = threading.Event()
+
+    def on_event(event: TagEvent) -> None:
+        got.append(event)
+        arrived.set()
+
+    thread = ScanThread(scanner, on_event, interval_s=0.001)
+    assert thread.cycles == 0
+    with thread:
+        chips[0].place(Ntag(A))
+        assert arrived.wait(5)
+    assert kinds(got) == [("placed", "stake-0", A)]
+    assert thread.cycles == scanner.calls  # the failed cycle counts too
+
+
+def test_the_scan_thread_is_a_named_daemon(make_mux_table):
+    """Named for the logs and `top -H`; a daemon, so a stuck bus never blocks the exit."""
+    _, _, readers = make_mux_table(1)
+    with ScanThread(Scanner(readers), lambda event: None):
+        (thread,) = [t for t in threading.enumerate() if t.name == "nfc-scan"]
+        assert thread.daemon
+
+
+def test_a_tag_taken_away_while_its_reader_is_down_is_removed_after_it_is_back(
+    make_mux_table, clock
+):
+    """Unknown is not absent: the absence time starts when the reader answers again."""
+    _, chips, readers = make_mux_table(1)
+    scanner = Scanner(readers, absence_s=0.25, clock=clock, backoff_s=0.125, max_backoff_s=0.125)
+    chips[0].place(Ntag(A))
+    scanner.cycle()
+    chips[0].fail("unplugged")
+    run(scanner, clock, 20, step=0.125)
+    chips[0].remove(A)
+    chips[0].recover()
+    back = run(scanner, clock, 2, step=0.125)
+    assert kinds(back) == [("reader_back", "stake-0", "")]
+    assert kinds(run(scanner, clock, 2, step=0.125)) == [("removed", "stake-0", A)]
+
+
+class StuckField(EmulatedPN532):
+    """A chip that, once `stuck`, never answers the command switching its field off."""
+
+    stuck = False
+
+    def _rf_configuration(self, params):
+        if self.stuck and bytes(params[:2]) == bytes([0x01, 0x00]):
+            return None, 0.0
+        return super()._rf_configuration(params)
+
+
+def test_a_tag_read_just_before_the_reader_fails_is_still_placed(clock):
+    i2c = EmulatedI2C()
+    chip = i2c.attach(StuckField(name="stake-0"))
+    scanner = Scanner([Reader.over_i2c(i2c, name="stake-0", timeout_s=0.02)], clock=clock)
+    chip.place(Ntag(A))
+    chip.stuck = True  # the poll reads A, then switching the field off times out
+    assert kinds(scanner.cycle()) == [("placed", "stake-0", A)]
+    assert scanner.health()["stake-0"].consecutive_failures == 1
+
+
+class Stalled(Scanner):
+    """A scanner whose cycle waits until `go` is set (a bus hanging mid-transfer)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.go, self.inside = threading.Event(), threading.Event()
+
+    def cycle(self) -> list[TagEvent]:
+        self.inside.set()
+        self.go.wait(10)
+        return []
+
+
+def test_stop_gives_up_after_its_timeout_and_says_so(make_mux_table):
+    _, _, readers = make_mux_table(1)
+    scanner = Stalled(readers)
+    thread = ScanThread(scanner, lambda event: None).start()
+    assert scanner.inside.wait(5)
+    assert thread.stop(timeout=0.05) is False  # still inside the hanging cycle
+    scanner.go.set()
+    assert thread.stop() is True

@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""Mutation testing of one package or module with mutmut: which small bugs do the tests miss?
+
+    nice -n 15 python3 dev.py mutate hardware/nfc/scanner.py     # one module, its tests
+    nice -n 15 python3 dev.py mutate engine/arcana               # a package
+    python3 dev.py mutate firmware/companion.py tests/firmware/test_companion_core.py
+
+mutmut copies the three packages into a scratch directory (`.mutation/<target>/`, ignored by
+git), mutates only the target, runs the target's tests once to learn which tests reach which
+function, then runs each mutant against just those tests. The report lists every surviving
+mutant as a diff and the kill ratio; the mutants listed in docs/mutation.md as equivalent
+(no test could tell them apart) are left out of the ratio. Logging lines are not mutated.
+
+The tests are the ones named after the target, else the matching tests/ folder (TESTS below
+for the firmware modules that tests/ does not mirror one to one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+WORK = ROOT / ".mutation"
+EQUIVALENTS = ROOT / "docs" / "mutation.md"
+MUTMUT = Path(sys.executable).with_name("mutmut")
+PACKAGES = ("engine", "hardware", "firmware")
+ALSO_COPY = ("profiles", "docs", "systemd", "README.md")
+TESTS = {
+    # The companion runs under every table test; these state its promises without playing
+    # dozens of whole games per mutant.
+    "firmware/companion.py": (
+        "tests/firmware/test_companion_core.py",
+        "tests/firmware/test_companion_feedback.py",
+        "tests/firmware/arcana/test_failing_journal.py",
+        "tests/firmware/test_enroll_at_the_table.py",
+        "tests/firmware/test_minimal_table.py::test_holding_select_walks_the_roles_in_order_and_round",
+        "tests/firmware/test_minimal_table.py::test_a_refusal_shows_on_the_one_screen_whatever_the_role",
+    ),
+    "firmware/journal.py": (
+        "tests/firmware/test_journal.py",
+        "tests/firmware/test_journal_busy.py",
+        "tests/firmware/test_journal_damage.py",
+        "tests/firmware/test_journal_finish.py",
+        "tests/firmware/test_journal_full_disk.py",
+        "tests/firmware/test_journal_rows.py",
+        "tests/firmware/test_export_history.py",
+        "tests/firmware/arcana/test_failing_journal.py",
+    ),
+    "hardware/nfc/scanner.py": (
+        "tests/hardware/nfc/test_scanner.py",
+        "tests/hardware/nfc/test_timing.py",  # the scan period and the absence_s it needs
+    ),
+    "hardware/nfc/emulator.py": (
+        "tests/hardware/nfc/test_chip_commands.py",
+        "tests/hardware/nfc/test_driver_on_emulated_buses.py",
+        "tests/hardware/nfc/test_timing.py",
+        "tests/hardware/nfc/test_reader.py",
+    ),
+    "firmware/controllers": ("tests/firmware/arcana", "tests/firmware/resarcana"),
+    "firmware/controllers/arcana": ("tests/firmware/arcana",),
+    "firmware/controllers/resarcana": ("tests/firmware/resarcana",),
+}
+# Tests that cannot run inside mutmut's copy: this one starts a Python as user nobody whose
+# import of the trampolined journal fails inside mutmut ("No module named 'tomllib'" from
+# mutmut's config reader); the journal's other write-failure tests still run.
+DESELECT = (
+    "tests/firmware/test_journal.py::test_a_read_only_state_directory_gives_a_clear_message",
+)
+KILLED = {"killed", "timeout", "segfault", "caught by type check"}
+LOGGING = r"^\s*log\.(debug|info|warning|error|exception)\("
+
+
+def tests_for(target: str) -> list[str]:
+    """The tests that go with a package or module (see TESTS and the module docstring)."""
+    if target in TESTS:
+        return list(TESTS[target])
+    path = Path(target)
+    if path.suffix == ".py":
+        named = Path("tests", *path.parent.parts, f"test_{path.stem}.py")
+        if (ROOT / named).exists():
+            return [str(named)]
+        path = path.parent
+    while path.parts:
+        if (ROOT / "tests" / path).is_dir():
+            return [str(Path("tests", path))]
+        path = path.parent
+    raise SystemExit(f"no tests found for {target}; name them after the target")
+
+
+def scratch(target: str, tests: list[str]) -> Path:
+    """A fresh scratch project: links to the sources and a pyproject.toml that configures
+    mutmut for this target (the repository's own pyproject.toml stays as it is)."""
+    work = WORK / re.sub(r"[^\w.-]+", "-", target.strip("/"))
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    for name in (*PACKAGES, "tests", *ALSO_COPY):
+        (work / name).symlink_to(ROOT / name)
+    pytest_config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]
+    only = f"{target.rstrip('/')}/*" if (ROOT / target).is_dir() else target
+    lines = ["[tool.pytest.ini_options]"]
+    lines += [f"{key} = {toml(value)}" for key, value in pytest_config["ini_options"].items()]
+    lines += [
+        "",
+        "[tool.mutmut]",
+        f"source_paths = {toml(list(PACKAGES))}",
+        f"only_mutate = {toml([only])}",
+        f"also_copy = {toml(list(ALSO_COPY))}",
+        f"do_not_mutate_patterns = {toml([LOGGING])}",
+        f"pytest_add_cli_args_test_selection = {toml(tests)}",
+        f"pytest_add_cli_args = {toml(['-p', 'no:cacheprovider', '-q', *deselected()])}",
+    ]
+    (work / "pyproject.toml").write_text("\n".join(lines) + "\n")
+    return work
+
+
+def deselected() -> list[str]:
+    return [arg for test in DESELECT for arg in ("--deselect", test)]
+
+
+def toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(toml(v) for v in value) + "]"
+    return str(value)
+
+
+def equivalents() -> dict[str, str]:
+    """Mutant name -> why it is equivalent, from the bullet lists in docs/mutation.md."""
+    found = {}
+    for line in EQUIVALENTS.read_text(encoding="utf-8").splitlines():
+        match = re.match(r"\s*- `([^`]+__mutmut_\d+)`:?\s*(.*)", line)
+        if match:
+            found[match[1]] = match[2]
+    return found
+
+
+def mutmut(work: Path, *args: str) -> str:
+    done = subprocess.run(
+        [str(MUTMUT), *args], cwd=work, capture_output=True, text=True, check=False
+    )
+    return done.stdout
+
+
+def diff(work: Path, name: str) -> list[str]:
+    """A mutant's diff; in this process (`mutmut show` takes seconds to start each time)."""
+    try:
+        from mutmut.mutation.diff_apply import get_diff_for_mutant
+    except ImportError:  # another mutmut version: ask its command line
+        return mutmut(work, "show", name).splitlines()
+    here = Path.cwd()
+    os.chdir(work)
+    try:
+        return get_diff_for_mutant(name).splitlines()
+    finally:
+        os.chdir(here)
+
+
+def report(work: Path, target: str) -> float:
+    statuses = {}
+    for line in mutmut(work, "results", "--all", "true").splitlines():
+        name, _, status = line.strip().rpartition(": ")
+        if name:
+            statuses[name] = status
+    known = equivalents()
+    counted = {n: s for n, s in statuses.items() if n not in known and s != "skipped"}
+    survivors, sql_case = [], 0
+    for name in sorted(n for n, s in counted.items() if s not in KILLED):
+        changed = [
+            line for line in diff(work, name)[2:] if line[:1] in "-+" and line[:3] != "+++"
+        ]
+        if sql_in_another_case(changed):
+            del counted[name]
+            sql_case += 1
+            continue
+        survivors.append(name)
+        print(f"\n{name} ({counted[name]})")
+        print("\n".join(f"    {line}" for line in changed))
+    killed = sum(1 for s in counted.values() if s in KILLED)
+    listed = [n for n in known if n in statuses]
+    ratio = killed / len(counted) if counted else 1.0
+    print(
+        f"\n{target}: {len(statuses)} mutants, {len(listed)} listed as equivalent in "
+        f"docs/mutation.md, {sql_case} SQL in another letter case (equivalent), "
+        f"{len(statuses) - len(counted) - len(listed) - sql_case} skipped; "
+        f"{killed} of {len(counted)} killed: kill ratio {ratio:.1%}, {len(survivors)} survivors"
+    )
+    for name in listed:
+        if statuses[name] in KILLED:
+            print(f"docs/mutation.md lists {name} as equivalent, but the tests kill it: drop it")
+    return ratio
+
+
+SQL = re.compile(r"[\"'](SELECT|INSERT|UPDATE|DELETE|PRAGMA|ORDER BY|ON CONFLICT)\b", re.I)
+
+
+def sql_in_another_case(changed: list[str]) -> bool:
+    """True for a mutant that only changes the letter case of SQL text: SQLite reads keywords
+    and names in any case. Quoted values ('version') must stay as they were."""
+    old = [line[1:] for line in changed if line.startswith("-")]
+    new = [line[1:] for line in changed if line.startswith("+")]
+    if not old or len(old) != len(new):
+        return False
+    for before, after in zip(old, new, strict=True):
+        if before == after or before.lower() != after.lower() or not SQL.search(before):
+            return False
+        if re.findall(r"'[^']*'", before) != re.findall(r"'[^']*'", after):
+            return False
+    return True
+
+
+def module_prefix(target: str) -> str:
+    return target.removesuffix(".py").strip("/").replace("/", ".")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("target", help="a package or module path, e.g. hardware/nfc/scanner.py")
+    parser.add_argument("tests", nargs="*", help="test paths (default: the target's tests)")
+    parser.add_argument("--max-children", type=int, default=2, help="mutants run at once")
+    parser.add_argument("--report-only", action="store_true", help="report the last run again")
+    parser.add_argument(
+        "--again",
+        action="store_true",
+        help="after adding tests: run only the last run's survivors again (the source unchanged)",
+    )
+    args = parser.parse_args(argv)
+    target = args.target.rstrip("/")
+    if not (ROOT / target).exists() or Path(target).parts[0] not in PACKAGES:
+        parser.error(f"{target} is not a package or module under {', '.join(PACKAGES)}")
+    work = WORK / re.sub(r"[^\w.-]+", "-", target.strip("/"))
+    run = [str(MUTMUT), "run", "--max-children", str(args.max_children)]
+    if args.again:
+        if not work.exists():
+            parser.error(f"no earlier run of {target} to repeat")
+        run += survivors(work)
+    elif not args.report_only:
+        tests = args.tests or tests_for(target)
+        print(f"mutating {target} against {' '.join(tests)} (log: {work / 'run.log'})")
+        work = scratch(target, tests)
+    if args.again or not args.report_only:
+        with open(work / "run.log", "w") as log:
+            done = subprocess.run(run, cwd=work, stdout=log, stderr=subprocess.STDOUT)
+        if done.returncode != 0:
+            print(f"mutmut failed ({done.returncode}); see {work / 'run.log'}", file=sys.stderr)
+            return done.returncode
+    report(work, target)
+    return 0
+
+
+def survivors(work: Path) -> list[str]:
+    out = []
+    for line in mutmut(work, "results").splitlines():
+        name, _, status = line.strip().rpartition(": ")
+        if name and status not in KILLED and status != "skipped":
+            out.append(name)
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

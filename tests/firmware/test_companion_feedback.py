@@ -1,0 +1,253 @@
+"""What the companion tells the table, and for how long: notices last NOTICE_SECONDS, device
+trouble shows where it can be seen, a journal that cannot write refuses with its sentence at
+every step (beginning a game, undo, enrolling a tag) and changes nothing.
+
+The failing journal is the table's own journal file opened read-only (a real SQLite
+connection whose every write fails, as on a card the kernel remounted read-only)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from firmware.companion import NOTICE_SECONDS
+from firmware.controllers.resarcana import Bot
+from firmware.events import Crowded, Tick, Trouble
+from firmware.games import TableGames
+from firmware.journal import Journal
+from firmware.screens import ChoiceScreen, RefusalScreen, render
+from firmware.tabletop import Tabletop
+from hardware.nfc.tags import Ntag
+
+CHOOSER = ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards"))
+CHOOSE_FIRST = RefusalScreen("Choose the game first: Select, then OK")
+
+
+def same(a, b) -> bool:
+    return a.size == b.size and a.convert("1").tobytes() == b.convert("1").tobytes()
+
+
+def read_only(journal: Journal) -> Journal:
+    db = sqlite3.connect(f"file:{journal.path}?mode=ro", uri=True, check_same_thread=False)
+    return Journal(journal.path, db)
+
+
+def cannot_save(journal: Journal) -> RefusalScreen:
+    return RefusalScreen(f"{journal.path.parent} is read-only: the last action was not saved.")
+
+
+@pytest.fixture
+def top(tmp_path):
+    with Tabletop(tmp_path, TableGames()) as table:
+        yield table
+
+
+def begun(top: Tabletop, bot: Bot) -> None:
+    for step in bot.setup_steps():
+        top.perform(step)
+
+
+def test_a_notice_lasts_exactly_its_seconds(top):
+    crowded = render(RefusalScreen("One card at a time, please"))
+    top.companion.handle(Crowded("stake-1"))
+    top.clock.advance(NOTICE_SECONDS - 0.5)
+    top.companion.handle(Tick())
+    assert same(top.screens()["stake-1"], crowded)  # still there just before the end
+    top.clock.advance(0.5)
+    top.companion.handle(Tick())
+    assert not same(top.screens()["stake-1"], crowded)  # gone at exactly NOTICE_SECONDS
+
+
+def test_reader_trouble_shows_on_its_pad_and_only_there(top):
+    status = top.screens()["status"]
+    top.companion.handle(Trouble("reader stake-2", "not answering"))
+    assert same(top.screens()["status"], status)  # the pad's own screen says it
+    assert not same(top.screens()["stake-2"], status)
+
+
+def test_trouble_with_a_device_that_has_no_screen_shows_on_the_status_screen(top):
+    top.companion.handle(Trouble("reader spare", "not answering"))
+    assert same(top.screens()["status"], render(RefusalScreen("Reader spare not answering")))
+
+
+def test_redo_with_nothing_undone_says_so(top):
+    begun(top, Bot(2, 2))
+    top.press("undo", held=True)
+    assert same(top.screens()["status"], render(RefusalScreen("Nothing to redo")))
+
+
+def test_mid_game_the_journal_keeps_the_game_unfinished(top):
+    bot = Bot(2, 2)
+    begun(top, bot)
+    for step in bot.next_steps(top.companion.controller.state):
+        top.perform(step)
+    assert top.journal.unfinished() == top.companion.game_id
+    assert not top.companion.finished
+
+
+def test_after_the_ranking_the_setup_starts_afresh(top):
+    bot = Bot(2, 2)
+    begun(top, bot)
+    while not top.companion.controller.is_over():
+        for step in bot.next_steps(top.companion.controller.state):
+            top.perform(step)
+    top.press("ok", held=True)
+    assert same(top.screens()["status"], render(CHOOSER))
+    top.tap("stake-0", "seer_orb")  # the setup's registry knows every game's cards
+    assert same(top.screens()["status"], render(CHOOSE_FIRST))
+    top.wait(NOTICE_SECONDS)
+    top.press("ok")  # OK picks Arcana now, it does not leave a ranking again
+    expected = ChoiceScreen("Arcana: variant?", ("Basic game", "Advanced game"), 0)
+    assert same(top.screens()["status"], render(expected))
+
+
+def test_a_game_the_journal_cannot_start_is_not_begun(top):
+    top.companion.journal = failing = read_only(top.journal)
+    try:
+        begun(top, Bot(2, 2))
+        assert same(top.screens()["status"], render(cannot_save(failing)))
+    finally:
+        failing.close()
+    assert top.companion.game_id is None and top.journal.games() == []
+    assert top.table.buzzer.played[-1] == "refused"
+
+
+def test_an_undo_or_redo_the_journal_cannot_save_changes_nothing(top):
+    bot = Bot(2, 2)
+    begun(top, bot)
+    for step in bot.next_steps(top.companion.controller.state):
+        top.perform(step)
+    game, state = top.companion.game_id, top.companion.controller.state
+    lines = top.journal.lines(game)
+    top.companion.journal = failing = read_only(top.journal)
+    try:
+        top.press("undo")
+        assert same(top.screens()["status"], render(cannot_save(failing)))
+    finally:
+        failing.close()
+    assert top.journal.lines(game) == lines and top.companion.controller.state == state
+    top.companion.journal = top.journal
+    top.press("undo")  # saved: the line is undone
+    undone = top.companion.controller.state
+    top.wait(NOTICE_SECONDS)
+    top.companion.journal = failing = read_only(top.journal)
+    try:
+        top.press("undo", held=True)  # redo
+        assert same(top.screens()["status"], render(cannot_save(failing)))
+    finally:
+        failing.close()
+    assert top.journal.lines(game) == lines[:-1] and top.companion.controller.state == undone
+
+
+def test_a_tag_the_journal_cannot_bind_stays_unknown(tmp_path):
+    with Tabletop(tmp_path, TableGames(), written_ids=False) as top:
+        for button in ("select", "select", "ok", "select", "ok"):  # enroll Res Arcana cards
+            top.press(button)
+        top.companion.journal = failing = read_only(top.journal)
+        try:
+            top.tap("stake-0", Ntag("04000000000001"))
+            assert same(top.screens()["status"], render(cannot_save(failing)))
+        finally:
+            failing.close()
+        assert top.companion.registry.card_for("04000000000001", None) is None
+        assert top.journal.bindings() == {}
+        assert top.table.buzzer.played[-1] == "refused"
+        top.companion.journal = top.journal
+        top.wait(NOTICE_SECONDS)
+        top.tap("stake-0", Ntag("04000000000001"))  # writable again: bound, with an ok beep
+        assert top.companion.registry.card_for("04000000000001", None) == "fire_mage"
+        assert top.table.buzzer.played[-1] == "ok"
+
+
+def test_a_refusal_for_a_pad_without_a_screen_shows_on_the_status_screen(top):
+    top.companion.handle(Crowded("spare"))  # a reader with no display of its own
+    assert same(top.screens()["status"], render(RefusalScreen("One card at a time, please")))
+
+
+def test_holding_ok_at_the_next_games_chooser_chooses(top):
+    bot = Bot(2, 2)
+    begun(top, bot)
+    while not top.companion.controller.is_over():
+        for step in bot.next_steps(top.companion.controller.state):
+            top.perform(step)
+    top.press("ok", held=True)  # leaves the ranking
+    top.press("ok", held=True)  # now an OK like any other: Arcana
+    expected = ChoiceScreen("Arcana: variant?", ("Basic game", "Advanced game"), 0)
+    assert same(top.screens()["status"], render(expected))
+
+
+def test_in_a_game_a_card_of_the_other_game_is_unknown(top):
+    from firmware.screens import UnknownCardScreen
+
+    begun(top, Bot(2, 2))  # Res Arcana
+    top.tap("stake-0", "blades_agent_3")  # an Arcana card
+    assert same(top.screens()["stake-0"], render(UnknownCardScreen()))
+
+
+def test_redoing_the_final_move_ends_the_game_again(top):
+    bot = Bot(2, 2)
+    begun(top, bot)
+    while not top.companion.controller.is_over():
+        for step in bot.next_steps(top.companion.controller.state):
+            top.perform(step)
+    top.press("undo")
+    assert not top.companion.finished
+    top.press("undo", held=True)  # redo: the ranking again
+    assert top.companion.finished is True and top.companion.controller.is_over()
+    top.wait(NOTICE_SECONDS)
+    top.press("ok", held=True)  # and holding OK leaves it for the next game's setup
+    assert same(top.screens()["status"], render(CHOOSER))
+
+
+def test_holding_ok_at_the_first_chooser_chooses(top):
+    top.press("ok", held=True)
+    expected = ChoiceScreen("Arcana: variant?", ("Basic game", "Advanced game"), 0)
+    assert same(top.screens()["status"], render(expected))
+
+
+def test_a_device_back_that_was_never_in_trouble_changes_nothing(top):
+    from firmware.events import Recovered
+
+    status = top.screens()["status"]
+    top.companion.handle(Recovered("reader stake-3"))
+    assert same(top.screens()["status"], status) and top.companion.troubles == {}
+
+
+def test_a_journal_found_damaged_at_start_says_so_on_the_status_screen(tmp_path):
+    from firmware.journal import FILENAME
+
+    (tmp_path / FILENAME).write_bytes(b"this is not a database at all" * 200)
+    with Tabletop(tmp_path, TableGames()) as top:
+        notice = top.journal.notice
+        assert notice.startswith(f"The journal {FILENAME} was damaged")
+        assert same(top.screens()["status"], render(RefusalScreen(notice)))
+        top.wait(NOTICE_SECONDS)
+        assert same(top.screens()["status"], render(CHOOSER))
+
+
+def test_a_game_that_no_longer_replays_is_named_on_the_status_screen(tmp_path):
+    with Journal.open(tmp_path) as journal:
+        game = journal.start(
+            "res-arcana",
+            {"players": ["A", "B"], "start_player": 0, "mages": ["fire_mage", "shadow_priest"]},
+        )
+        journal.append(game, {"player": 1, "action": "pass"})  # not player 1's turn
+    with Tabletop(tmp_path, TableGames()) as top:
+        [aside] = top.journal.set_aside()
+        said = RefusalScreen(f"{aside.reason}; set aside.")
+        assert same(top.screens()["status"], render(said))
+
+
+def test_a_128x32_status_display_gets_frames_and_notices_of_its_size(tmp_path):
+    from hardware.profile import PROFILES, parse_profile
+
+    text = (PROFILES / "full-table.toml").read_text()
+    status = 'role = "status"\nchip = "ssd1306"'
+    text = text.replace(status, f"{status}\nheight = 32")
+    profile = parse_profile(text, source="short-status.toml", name="short-status")
+    with Tabletop(tmp_path, TableGames(), profile=profile) as top:
+        assert same(top.screens()["status"], render(CHOOSER, (128, 32)))
+        assert top.screens()["stake-0"].size == (128, 64)  # the others stay 128x64
+        top.tap("stake-0", "seer_orb")  # no game chosen: refused on the status screen
+        assert same(top.screens()["status"], render(CHOOSE_FIRST, (128, 32)))
