@@ -22,7 +22,7 @@ from typing import Any
 
 from PIL import Image
 
-from engine.records import split
+from engine.records import shown, split
 from firmware.games import CONTROLLERS, TableGames
 from firmware.screens import ArcanaStatusScreen, PromptScreen
 from firmware.screens.icons import LEGEND, icon
@@ -107,9 +107,10 @@ class SimTable:
     def tap(self, pad: Any, card: Any) -> Outcome:
         """Place the card's tag on the pad's reader (and take it away)."""
         if not isinstance(pad, str) or pad not in self.pads:
-            raise BadInput(f"There is no pad {pad!r} on this table (pads: {', '.join(self.pads)})")
+            pads = ", ".join(self.pads)
+            raise BadInput(f"There is no pad {shown(pad)} on this table (pads: {pads})")
         if not isinstance(card, str) or card not in self.games.cards(None):
-            raise BadInput(f"There is no card {card!r} in either game")
+            raise BadInput(f"There is no card {shown(card)} in either game")
         before = dict(self.top.companion.notices)
         self.top.tap(pad, card)
         refusal = self._new_notice(before, prefer=pad)
@@ -122,7 +123,8 @@ class SimTable:
         """Press a button (held: past its hold time; a held Undo redoes)."""
         if not isinstance(name, str) or name not in self.buttons:
             raise BadInput(
-                f"There is no button {name!r} on this table (buttons: {', '.join(self.buttons)})"
+                f"There is no button {shown(name)} on this table "
+                f"(buttons: {', '.join(self.buttons)})"
             )
         if not isinstance(held, bool):
             raise BadInput('"held" must be true or false')
@@ -178,7 +180,8 @@ class SimTable:
     def screen(self, role: Any) -> Image.Image:
         """The exact frame the display driver last sent to this display."""
         if role not in self.displays:
-            raise BadInput(f"There is no display {role!r} (displays: {', '.join(self.displays)})")
+            displays = ", ".join(self.displays)
+            raise BadInput(f"There is no display {shown(role)} (displays: {displays})")
         return self.top.table.displays[role].frame()
 
     def state(self, seat: Any = None) -> dict[str, Any]:
@@ -327,7 +330,7 @@ class SimTable:
             number = -1
         if not 0 <= number < players:
             seats = f"0 to {players - 1}" if players else "none yet: no game has begun"
-            raise BadInput(f"There is no seat {seat!r} (seats: {seats})")
+            raise BadInput(f"There is no seat {shown(seat)} (seats: {seats})")
         return number
 
     @staticmethod
