@@ -80,7 +80,7 @@ class ResArcanaTable:
     def press(self, button: str, held: bool) -> Reply:
         """OK passes (or confirms a discard's gain); Select starts a discard or cycles gains."""
         self.round_end = None
-        if Position(self.state).finished:
+        if RULES.is_terminal(self.state):
             return Refuse("The game is over.", self.status_role)
         seat = Position(self.state).current
         if button == "pass" or (button == "ok" and self.mode == IDLE):
@@ -114,7 +114,7 @@ class ResArcanaTable:
         self.round_end = None
 
     def is_over(self) -> bool:
-        return Position(self.state).finished
+        return RULES.is_terminal(self.state)
 
     def screens(self) -> dict[str, Screen]:
         """Status and seat screens of the state, the prompt and a round's end."""
