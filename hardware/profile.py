@@ -656,7 +656,7 @@ class _Checker:
         elif len(seated) < MIN_SEATS:
             self.problem(
                 self.lines_of_seat(seated[1]),
-                f"only seat 1 is given: Res Arcana needs at least {MIN_SEATS} seats",
+                f"only seat 1 is given: seats are for {MIN_SEATS} to {max(SEATS)} players",
             )
         return tuple(seated[n].role for n in sorted(seated))
 

@@ -105,8 +105,8 @@ def test_seats_count_from_1_without_a_gap():
 def test_one_seat_alone_is_not_enough_for_res_arcana():
     text = table({2: 1})
     assert problems(text) == [
-        f"t.toml line {seat_line(text, 2)}: only seat 1 is given: Res Arcana needs at least "
-        "2 seats"
+        f"t.toml line {seat_line(text, 2)}: only seat 1 is given: seats are for 2 to 4 "
+        "players"
     ]
 
 
