@@ -133,6 +133,8 @@ class Companion:
         self.notices: dict[str, Notice] = {}
         self.troubles: dict[str, str] = {}
         self.finished = False
+        self.set_asides: list[str] = []  # sentences: what start() kept out of play, and why
+        self.journal_trouble: str | None = None  # the last write the journal refused
         if set(self.screens) == {SINGLE}:  # a minimal table: one pad, one screen for all roles
             self.roles: tuple[str, ...] = (status_role, *games.pads)
             self.single_pad: SinglePad | None = SinglePad(self.roles)
@@ -142,22 +144,53 @@ class Companion:
 
     # -- life cycle ---------------------------------------------------------------------
     def start(self) -> None:
-        """Resume the journal's unfinished game exactly where it was, or show the setup."""
-        game_id = self.journal.unfinished()
-        if game_id is not None:
+        """Resume the journal's unfinished game exactly where it was, or show the setup.
+
+        A game whose rows cannot be read is set aside alone (with its reason) and the table
+        starts anyway; `set_asides` keeps every such sentence for the log and systemd.
+        """
+        if self.journal.notice:
+            self.set_asides.append(self.journal.notice)
+        while (game_id := self.journal.unfinished()) is not None:
             try:
                 self._open_game(game_id)
-            except JournalError as err:  # kept in the journal, but no longer playable here
-                log.error("%s", err)
-                self.journal.finish(game_id, {"abandoned": str(err)})
-                self._notify(self.status_role, str(err))
-        if self.journal.notice:
-            self._notify(self.status_role, self.journal.notice)
+                break
+            except Exception as err:  # whatever the rows hold, the table must start
+                reason = str(err) if isinstance(err, JournalError) else _unreadable(game_id, err)
+                self.set_asides.append(f"{reason}; set aside.")  # the caller logs or prints
+                if not self._set_aside(game_id, reason):
+                    break
+        if self.finished:
+            self._mark_finished()  # an end whose finish was not kept before the restart
+        if self.set_asides:
+            self._notify(self.status_role, self.set_asides[-1])
         self.redraw()
+
+    def _set_aside(self, game_id: int, reason: str) -> bool:
+        try:
+            self.journal.set_aside_game(game_id, reason)
+        except JournalError as err:
+            log.error("%s", err)
+            self.set_asides.append(str(err))
+            return False
+        return True
+
+    def _mark_finished(self) -> None:
+        assert self.rules is not None and self.game_id is not None
+        try:
+            self.journal.finish(self.game_id, self.rules.result(self.controller.state))
+        except JournalError as err:
+            log.error("%s", err)
+            self.journal_trouble = str(err)
 
     def _open_game(self, game_id: int) -> None:
         game, setup = self.journal.setup(game_id)
-        rules, controller = self.games.game_controller(game, setup)
+        try:
+            rules, controller = self.games.game_controller(game, setup)
+        except KeyError:
+            raise JournalError(
+                f"game {game_id} cannot be read: this table does not play {game!r}"
+            ) from None
         try:
             _, state, _ = load(self.journal.record(game_id))
         except RecordError as err:  # a journal written by an older engine?
@@ -225,41 +258,45 @@ class Companion:
             self.controller.reset_prompt()
             self._refuse(outcome.message, pad)
             return
-        try:
-            self.journal.append(self.game_id, self.rules.encode_action(action))
-        except JournalError as err:
-            log.error("%s", err)
+        result = self.rules.result(outcome.state)
+        ends = result.get("finished") is True
+        if not self._journalled(
+            lambda: self.journal.append(
+                self.game_id, self.rules.encode_action(action), result if ends else None
+            )
+        ):
             self.controller.reset_prompt()
-            self._refuse(str(err), self.status_role)
             return
         self.controller.state = outcome.state
         self.controller.accepted(outcome.events)
+        self.finished = self.finished or ends
         self._beep("ok")
-        self._check_finished()
+
+    def _journalled(self, write: Callable[[], Any]) -> bool:
+        """Run one journal write; on JournalError say why on the status screen (not saved,
+        not acknowledged) and return False."""
+        try:
+            write()
+        except JournalError as err:
+            log.error("%s", err)
+            self.journal_trouble = str(err)
+            self._refuse(str(err), self.status_role)
+            return False
+        self.journal_trouble = None
+        return True
 
     def _begin(self, game: str, setup: dict[str, Any]) -> None:
-        try:
-            game_id = self.journal.start(game, setup)
-        except JournalError as err:
-            self._refuse(str(err), self.status_role)
+        started: list[int] = []
+        if not self._journalled(lambda: started.append(self.journal.start(game, setup))):
             return
-        self._open_game(game_id)
+        self._open_game(started[0])
         self._beep("ok")
 
     def _bind(self, uid: str, card: str, catalog: str) -> None:
-        try:
-            self.journal.bind(uid, card, catalog)
-        except JournalError as err:
-            self._refuse(str(err), self.status_role)
+        if not self._journalled(lambda: self.journal.bind(uid, card, catalog)):
             return
         self.registry.bind(uid, card)
         self._beep("ok")
-
-    def _check_finished(self) -> None:
-        assert self.rules is not None and self.game_id is not None
-        if self.controller.is_over() and not self.finished:
-            self.finished = True
-            self.journal.finish(self.game_id, self.rules.result(self.controller.state))
 
     def new_game(self) -> None:
         """Leave a finished game's ranking and go back to the setup screens."""
@@ -276,20 +313,35 @@ class Companion:
             self.controller.reset_prompt()  # Undo first cancels a half-entered choice
             return
         previous = self.controller.state
-        try:
-            line = self.journal.redo(self.game_id) if redo else self.journal.undo(self.game_id)
-        except JournalError as err:
-            self._refuse(str(err), self.status_role)
+        taken: list[dict[str, Any] | None] = []
+        game_id = self.game_id
+        write = self._redo if redo else lambda: self.journal.undo(game_id)
+        if not self._journalled(lambda: taken.append(write())):
             return
+        line = taken[-1]
         if line is None:
             self._refuse("Nothing to redo" if redo else "Nothing to undo", self.status_role)
             return
-        self._open_game(self.game_id)
-        if not self.finished:
-            self.journal.unfinish(self.game_id)  # taken back from its end: not history yet
+        self._open_game(self.game_id)  # undo unfinished a finished game in the same write
         verb = "Redone" if redo else "Undone"
         before = previous if redo else self.controller.state  # where the line was played
         self._notify(self.status_role, f"{verb}: {self.games.describe(line, before)}")
+
+    def _redo(self) -> dict[str, Any] | None:
+        """Put back the undone line; if it ends the game, finish it in the same write."""
+        assert self.rules is not None and self.game_id is not None
+        line = self.journal.next_redo(self.game_id)
+        if line is None:
+            return None
+        result = None
+        try:
+            outcome = self.rules.apply(self.controller.state, self.rules.decode_action(line))
+        except RecordError:
+            outcome = None  # _open_game says why once the line is back
+        if outcome is not None and not isinstance(outcome, Rejection):
+            result = self.rules.result(outcome.state)
+            result = result if result.get("finished") is True else None
+        return self.journal.redo(self.game_id, result)
 
     # -- feedback -------------------------------------------------------------------------
     def _refuse(self, message: str, pad: str | None, pattern: str = "refused") -> None:
@@ -368,3 +420,8 @@ class Companion:
         role = device.split()[-1]
         if device.startswith("display") or role not in self.screens:
             self._notify(self.status_role, f"{device.capitalize()} {message}")
+
+
+def _unreadable(game_id: int, err: Exception) -> str:
+    """The reason a resumed game's rows could not be made into a game, as one sentence."""
+    return f"game {game_id} cannot be read: {type(err).__name__}: {err}"

@@ -17,9 +17,10 @@ import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from firmware.enrollment_csv import CSV_FIELDS, CsvProblem, read_rows
 from firmware.journal import Journal
 
-CSV_FIELDS = ("uid", "card")
+MAX_PROBLEMS = 20  # listed; the rest are counted
 
 
 class EnrollError(ValueError):
@@ -83,33 +84,66 @@ class Enrollment:
         writer.writerows(sorted(self.bindings().items()))
         return out.getvalue()
 
-    def import_csv(self, text: str, *, rebind: bool = False) -> list[str]:
-        """Import `uid,card` rows; all or nothing. Returns warnings; EnrollError lists problems."""
-        rows = list(csv.reader(io.StringIO(text)))
-        problems, pending = [], []
-        for number, row in enumerate(rows, start=1):
-            if not row or (number == 1 and [c.strip().lower() for c in row] == list(CSV_FIELDS)):
-                continue
-            if len(row) != 2:
-                problems.append(f"line {number}: expected 2 fields (uid,card), found {len(row)}")
-                continue
-            uid, card = row[0].strip(), row[1].strip()
+    def import_csv(
+        self, data: bytes | str, *, rebind: bool = False, source: str | None = None
+    ) -> list[str]:
+        """Import `uid,card` rows in one transaction: all or nothing. Returns warnings.
+
+        EnrollError lists every problem as "SOURCE line N: ..." (just "line N: ..." without
+        a source): a malformed line, an unknown card, a tag bound elsewhere (without
+        `rebind`), the same tag twice in the file (naming both lines).
+        """
+        where = f"{source} " if source else ""
+        try:
+            rows = read_rows(data)
+        except CsvProblem as err:
+            raise EnrollError(f"{where}{err}") from None
+        bound = self.journal.bindings()
+        problems: list[str] = []
+        seen: dict[str, int] = {}
+        pending: dict[str, str] = {}
+        for number, row in rows:
             try:
-                uid = normalise_uid(uid)
-                self.check_card(card)
+                uid, card = self._import_row(row, bound, rebind)
+                if uid in seen:
+                    raise EnrollError(f"tag {uid} is also on line {seen[uid]}")
             except EnrollError as err:
-                problems.append(f"line {number}: {err}")
+                problems.append(f"{where}line {number}: {err}")
                 continue
-            current = self.journal.bindings().get(uid)
-            if current is not None and current != card and not rebind:
-                problems.append(f"line {number}: tag {uid} is bound to {current} (use --yes)")
-            pending.append((uid, card))
+            seen[uid] = number
+            pending[uid] = card
         if problems:
-            raise EnrollError("\n".join(problems))
-        warnings = []
-        for uid, card in pending:
-            warnings.extend(self.bind(uid, card, rebind=True).warnings)
-        return warnings
+            shown = problems[:MAX_PROBLEMS]
+            if len(problems) > MAX_PROBLEMS:
+                shown.append(f"{where}and {len(problems) - MAX_PROBLEMS} more problems")
+            raise EnrollError("\n".join(shown))
+        self.journal.bind_all(pending, self.catalog)
+        return self._twice_bound(pending)
+
+    def _import_row(self, row: list[str], bound: dict[str, str], rebind: bool) -> tuple[str, str]:
+        if len(row) != 2:
+            raise EnrollError(f"expected 2 fields (uid,card), found {len(row)}")
+        uid, card = normalise_uid(row[0]), row[1].strip()
+        if not card:
+            raise EnrollError(f"tag {uid} has no card id")
+        if not card.isprintable():
+            raise EnrollError(f"{card!r} is not a card id")
+        self.check_card(card)
+        current = bound.get(uid)
+        if current is not None and current != card and not rebind:
+            raise EnrollError(f"tag {uid} is bound to {current} (use --yes)")
+        return uid, card
+
+    def _twice_bound(self, imported: Mapping[str, str]) -> list[str]:
+        tags: dict[str, list[str]] = {}
+        for uid, card in self.bindings().items():
+            tags.setdefault(card, []).append(uid)
+        return [
+            f"{card} is also bound to tag {other}"
+            for uid, card in imported.items()
+            for other in tags.get(card, [])
+            if other != uid
+        ]
 
 
 def normalise_uid(uid: str) -> str:

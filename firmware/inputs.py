@@ -42,6 +42,8 @@ def from_scanner(tag_event: Any) -> Event | None:
             return Tap(tag_event.reader, tag_event.uid, tag_event.card_id)
         case "conflict":
             return Crowded(tag_event.reader)
+        case "reader_fault" if getattr(tag_event, "fault", "") == "irq":
+            return Trouble(f"reader {tag_event.reader}", "check IRQ wire")  # answers; IRQ never low
         case "reader_fault":
             return Trouble(f"reader {tag_event.reader}", "not answering")
         case "reader_back":

@@ -36,13 +36,22 @@ def resolve(given: Path | None) -> Path:
     return DEFAULT
 
 
-def open_journal(given: Path | None, command: str) -> Journal | None:
+def open_journal(
+    given: Path | None, command: str, *, read_only: bool = False, announce: bool = True
+) -> Journal | None:
     """The journal of the state directory, or None after telling stderr why it cannot be
-    opened (the command then exits 2)."""
+    opened (the command then exits 2). A journal set aside at this open is said on stderr.
+
+    Readers (`history`, `export`) pass `read_only`: they never write or rename anything.
+    `run` passes `announce=False`: its log says it (see TableLoop.start).
+    """
     from firmware.journal import Journal, JournalError
 
     try:
-        return Journal.open(resolve(given))
+        journal = Journal.open(resolve(given), read_only=read_only)
     except JournalError as err:
         print(f"arcana-table {command}: {err}", file=sys.stderr)
         return None
+    if journal.notice and announce:
+        print(f"arcana-table {command}: {journal.notice}", file=sys.stderr)
+    return journal

@@ -53,6 +53,8 @@ class TableLoop:
         service.stop.on_request(lambda: self.events.put(Tick()))  # wake the loop at once
 
     def _on_tag(self, tag_event: Any) -> None:
+        if tag_event.kind == "reader_fault":  # the screen has room for a word; the log says why
+            log.warning("%s", tag_event.detail)
         event = from_scanner(tag_event)
         if event is not None:
             self.events.put(event)
@@ -60,14 +62,24 @@ class TableLoop:
     def start(self) -> None:
         """Resume or set up the game, show it, start scanning, tell systemd we are ready."""
         self.companion.start()
+        for sentence in self.companion.set_asides:  # the service log: journalctl -u ...
+            log.warning("journal: %s", sentence)
         for thread in self.scan_threads:
             thread.start()
         self.service.ready(self.status_text())
 
     def status_text(self) -> str:
-        if self.companion.game_id is None:
-            return "choosing a game"
-        return f"game {self.companion.game_id} in play"
+        """`systemctl status` line: the game, and what the journal set aside at start."""
+        text = (
+            "choosing a game"
+            if self.companion.game_id is None
+            else f"game {self.companion.game_id} in play"
+        )
+        asides = self.companion.set_asides
+        if asides:
+            more = f" (+{len(asides) - 1} more)" if len(asides) > 1 else ""
+            text += f"; set aside: {asides[-1]}{more}; see arcana-table history"
+        return text
 
     def run(self) -> None:
         with self.service.stop:

@@ -85,6 +85,8 @@ def check_reader(reader: Reader, name: str) -> Check:
         tags = len(reader.poll().targets)
         reader.field_off()
     except ReaderFault as fault:
+        if fault.kind == "irq":  # the chip answers on its bus; its IRQ wire is elsewhere
+            return Check("reader", name, False, f"check its IRQ wire ({fault})")
         return Check("reader", name, False, f"does not answer ({fault})")
     on_pad = f"{tags} tag{'s' * (tags != 1)} on the pad"
     return Check("reader", name, True, f"PN5{ic:x} firmware {version}.{revision}, {on_pad}")

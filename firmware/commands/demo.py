@@ -9,6 +9,7 @@ frames are printed here as text art.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 import tempfile
@@ -42,6 +43,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--state-dir", type=Path, default=None, help="journal directory (default: a temporary one)"
     )
+
+
+class JournalStopped(Exception):
+    """The journal refused a write: the demo cannot go on (one sentence, exit 1)."""
 
 
 class Demo:
@@ -78,6 +83,9 @@ class Demo:
         played = self._lines()
         self.top.perform(move)
         self.steps += 1
+        trouble = self.top.companion.journal_trouble
+        if trouble is not None:  # a full disk refuses every move: stop, never spin
+            raise JournalStopped(trouble)
         if not self.quiet:
             print(f"{self.steps:>4}. {self.caption(move, before, played)}", file=self.out)
         if self.frames:
@@ -161,13 +169,24 @@ def run(args: argparse.Namespace) -> int:
         bot = controllers.Bot(args.seed, args.players, pads=games.seats)
     cards = sorted(games.cards(None))
     games.bindings = {uid_for(card): card for card in cards[1::2]}  # the rest carry their id
-    with tempfile.TemporaryDirectory(prefix="arcana-demo-") as scratch:
-        try:
-            top = Tabletop(args.state_dir or scratch, games, written_ids=set(cards[0::2]))
-        except JournalError as err:
-            return refuse(f"arcana-table demo: {err}")
-        with top:
+    try:
+        scratch = (
+            contextlib.nullcontext(args.state_dir)
+            if args.state_dir
+            else tempfile.TemporaryDirectory(prefix="arcana-demo-")
+        )
+        with (
+            scratch as state,
+            Tabletop(state, games, written_ids=set(cards[0::2])) as top,
+        ):
+            for sentence in top.companion.set_asides:
+                print(f"arcana-table demo: {sentence}", file=sys.stderr)
             result = Demo(top, args.quiet, frames=args.frames).play(bot)
+    except (JournalError, OSError) as err:  # no journal at all: nothing was played
+        return refuse(f"arcana-table demo: {err}")
+    except JournalStopped as err:
+        print(f"arcana-table demo: {err} The demo stopped.", file=sys.stderr)
+        return 1
     if result is None:
         print("the demo game did not finish", file=sys.stderr)
         return 1

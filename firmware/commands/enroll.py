@@ -41,12 +41,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from firmware.enrollment import EnrollError
+    from firmware.journal import JournalError
 
     try:
         cards, catalog = catalog_cards(args.game, args.catalog)
     except Exception as err:  # a broken catalog: its own precise message
         return refuse(f"arcana-table enroll: {err}")
-    journal = state_dir.open_journal(args.state_dir, "enroll")
+    reading = (args.list or args.export_csv) and not args.import_csv  # never writes
+    journal = state_dir.open_journal(args.state_dir, "enroll", read_only=bool(reading))
     if journal is None:
         return 2
     from firmware.enrollment import Enrollment
@@ -62,15 +64,20 @@ def run(args: argparse.Namespace) -> int:
             print(f"exported {len(enrollment.bindings())} bindings to {args.export_csv}")
             return 0
         if args.import_csv:
-            text = args.import_csv.read_text(encoding="utf-8")
-            for warning in enrollment.import_csv(text, rebind=args.yes):
+            data = args.import_csv.read_bytes()
+            warnings = enrollment.import_csv(data, rebind=args.yes, source=str(args.import_csv))
+            for warning in warnings:
                 print(f"warning: {warning}")
             print(f"imported; {len(enrollment.bindings())} bindings now")
             return 0
         return tap_mode(args, enrollment)
-    except (EnrollError, OSError) as err:
-        print(f"arcana-table enroll: {err}", file=sys.stderr)
+    except (EnrollError, OSError) as err:  # one line per problem, each FILE line N: ...
+        for line in str(err).splitlines():
+            refuse(f"arcana-table enroll: {line}")
         return 2
+    except JournalError as err:  # a full disk: the import was one transaction, none of it kept
+        refuse(f"arcana-table enroll: {err}")
+        return 1
     finally:
         journal.close()
 

@@ -24,21 +24,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    journal = state_dir.open_journal(args.state_dir, "export")
+    from firmware.journal import UnreadableGame
+
+    journal = state_dir.open_journal(args.state_dir, "export", read_only=True)
     if journal is None:
         return 2
     with journal:
         games = journal.games()
-        if not games:
+        asides = {aside.what: aside.reason for aside in journal.set_aside()}
+        if not games and args.game is None:
             print("the journal holds no game yet", file=sys.stderr)
             return 2
         number = args.game if args.game is not None else games[-1].id
-        if number not in {g.id for g in games}:
+        if number not in {g.id for g in games} and f"game {number}" not in asides:
             print(f"no game {number} in the journal (see arcana-table history)", file=sys.stderr)
             return 2
-        text = journal.record(number)
-        entry = next(g for g in games if g.id == number)
-    if entry.result is None and entry.game == "arcana":
+        try:
+            text = journal.record(number)
+        except UnreadableGame as err:
+            print(f"arcana-table export: {err}", file=sys.stderr)
+            return 2
+        if f"game {number}" in asides:  # readable rows: the record helps whoever mends it
+            reason = asides[f"game {number}"]
+            print(f"arcana-table export: game {number} was set aside: {reason}", file=sys.stderr)
+        entry = next((g for g in games if g.id == number), None)
+    if entry is not None and entry.result is None and entry.game == "arcana":
         # The record names every card (replay needs them): it is the owner's archive.
         print(f"note: game {number} is in progress; {IN_PROGRESS}", file=sys.stderr)
     if args.output is None:

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         games.catalog  # noqa: B018 - validate the catalog before touching any device
     except Exception as err:  # CatalogError and file errors: one sentence, exit 2
         return refuse(f"arcana-table run: {err}")
-    journal = state_dir.open_journal(args.state_dir, "run")
+    journal = state_dir.open_journal(args.state_dir, "run", announce=False)
     if journal is None:
         return 2
     games.bindings = journal.bindings()

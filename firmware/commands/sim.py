@@ -108,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
     except (JournalError, OSError) as err:
         return refuse(f"arcana-table sim: {err}")
     companion = table.top.companion
+    for sentence in companion.set_asides:
+        print(f"arcana-table sim: {sentence}", file=sys.stderr)
     if companion.game_id is not None:
         print(f"resuming game {companion.game_id} ({companion.rules.name}) from {state_dir}")
     elif args.game:

@@ -51,12 +51,13 @@ class PiBuses(Buses):
         if spec.interface == "spi":
             port = self._spi_port(spec.bus)
             cs = self._line(spec.cs, value=True)  # claimed high: this PN532 does not listen yet
-            return ReaderWires(port, cs=cs, irq=self._line(spec.irq), reset=self._line(spec.reset))
+            irq, reset = self._irq_line(spec.irq), self._line(spec.reset)
+            return ReaderWires(port, cs=cs, irq=irq, reset=reset)
         if spec.interface == "uart":
             return ReaderWires(self._uart(spec), reset=self._line(spec.reset))
         number, channel = i2c_route(spec, mux, self)
         bus = self._i2c_bus(number)
-        irq, reset = self._line(spec.irq), self._line(spec.reset)
+        irq, reset = self._irq_line(spec.irq), self._line(spec.reset)
         return ReaderWires(
             bus,
             irq=irq,
@@ -77,6 +78,17 @@ class PiBuses(Buses):
         self._releases.append(line.deinit)
         if value is not None:
             line.switch_to_output(value=value)
+        return line
+
+    def _irq_line(self, number: int | None) -> Any:
+        """The PN532's IRQ input, pulled up: the chip drives it (low = a frame is ready), and a
+        pin the wire is not on reads high, "never ready", which the driver reports, instead of
+        floating and passing for "ready" at random."""
+        line = self._line(number)
+        if line is not None:
+            import digitalio
+
+            line.switch_to_input(pull=digitalio.Pull.UP)
         return line
 
     def _spi_port(self, port: int) -> Any:

@@ -4,9 +4,12 @@ Three things differ from the stock classes, all about time:
 - Waiting for the chip: with an IRQ line wired (low = a frame is ready) the wait watches the
   pin in `IRQ_POLL_S` steps and sends nothing over the bus; without one it reads the status
   byte (I2C, SPI) or the UART's input count and sleeps `STATUS_POLL_S` (10 ms, the stock
-  driver's pause) between tries. Either way the wait runs on a clock with `monotonic()` and
-  `sleep()`: the `time` module on the Pi, the emulator's `ModelledClock` in tests and the
-  bench, so a modelled host pays for its sleeps without sleeping.
+  driver's pause) between tries. When an IRQ wait times out, the status byte is read once:
+  a chip that has its answer ready while the pin still reads high is an IRQ wire on the wrong
+  pin (or none), and `IrqStuckHigh` says so instead of "no answer". Either way the wait runs
+  on a clock with `monotonic()` and `sleep()`: the `time` module on the Pi, the emulator's
+  `ModelledClock` in tests and the bench, so a modelled host pays for its sleeps without
+  sleeping.
 - The commands the driver sends while it is being built (SAMConfiguration with a 1 s timeout,
   GetFirmwareVersion with 0.5 s) use the reader's own short timeout, so re-initialising a reader
   that does not answer costs a bounded, short time and the other pads keep being scanned.
@@ -33,6 +36,10 @@ SPI_STATUS_READ = 0x02
 ACK_LENGTH = 6  # 00 00 FF 00 FF 00
 HEAD_LENGTH = 5  # a response's 00 00 FF LEN LCS
 START_CODE = b"\x00\xff"
+
+
+class IrqStuckHigh(RuntimeError):
+    """The PN532 has a frame ready (its status byte says so) but its IRQ line reads high."""
 
 
 class HostClock(Protocol):
@@ -67,8 +74,21 @@ class _TableWaits:
             if self._frame_waiting():
                 return True
             if clock.monotonic() >= deadline:
-                return False
+                return self._irq is not None and self._irq_missed()
             clock.sleep(step)
+
+    def _irq_missed(self) -> bool:
+        """After an IRQ wait timed out: False if the chip really has nothing (a busy or absent
+        chip); raise IrqStuckHigh if its status byte says a frame is ready while the pin still
+        reads high. A pin that fell meanwhile was only late: the frame is read (True)."""
+        if not self._status_ready():
+            return False
+        if not self._irq.value:
+            return True
+        raise IrqStuckHigh(
+            "the PN532 has its answer ready (status byte) but its IRQ line never went low: "
+            "the IRQ wire is not on the pin the profile's `irq` names"
+        )
 
     def _frame_waiting(self) -> bool:
         if self._irq is not None:

@@ -29,6 +29,7 @@ request for two targets with 2, 1, 0 targets in turn (`stacked_answers`), as a r
 from __future__ import annotations
 
 import collections
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from hardware.nfc.tags import NTAG_CMD_WRITE, Ntag, Tag
@@ -111,7 +112,8 @@ class IrqLine:
     The chip drives it low when a frame is ready for the host and high again once the host has
     read it (a short pulse when the next frame is ready already). `history` lists the levels it
     took, `changes` the instants (on the chip's clock) at which it took them: a fall is dated
-    when the frame became ready, even if nobody looked.
+    when the frame became ready, even if nobody looked. `on_change`, when set, is called with
+    each new level (the fake Pi drives a GPIO line from it).
     """
 
     def __init__(self, chip: EmulatedPN532) -> None:
@@ -122,6 +124,7 @@ class IrqLine:
         self._level = True
         self.history: list[bool] = []
         self.changes: list[tuple[float, bool]] = []
+        self.on_change: Callable[[bool], None] | None = None
 
     @property
     def value(self) -> bool:
@@ -143,6 +146,8 @@ class IrqLine:
             since = max(since, self.changes[-1][0]) if self.changes else since
             self.history.append(level)
             self.changes.append((since, level))
+        if self.on_change is not None:
+            self.on_change(level)
 
     def switch_to_input(self, pull=None) -> None:
         self.pull = pull
@@ -280,6 +285,12 @@ class EmulatedPN532:
     def now(self) -> float:
         """The chip's clock; 0.0 without one."""
         return self.clock.monotonic() if self.clock is not None else 0.0
+
+    def pending_at(self) -> float | None:
+        """When the next frame will be ready, if one is queued and not ready yet."""
+        if self._out and not self._head_ready():
+            return self._out[0].ready_at
+        return None
 
     def _head_ready(self) -> bool:
         return bool(self._out) and self._out[0].ready_at <= self.now()

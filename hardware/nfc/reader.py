@@ -38,7 +38,13 @@ from dataclasses import dataclass, field
 from adafruit_pn532.adafruit_pn532 import BusyError
 
 from hardware.nfc import ndef
-from hardware.nfc.driver import HostClock, TablePN532_I2C, TablePN532_SPI, TablePN532_UART
+from hardware.nfc.driver import (
+    HostClock,
+    IrqStuckHigh,
+    TablePN532_I2C,
+    TablePN532_SPI,
+    TablePN532_UART,
+)
 from hardware.nfc.mux import TCA9548A_ADDRESS, MuxChannel
 
 CMD_RF_CONFIGURATION = 0x32
@@ -51,7 +57,7 @@ TAG_WRITE = 0xA2
 # Room for two targets with a short ATS each; longer answers would be cut and fail the checksum.
 LIST_RESPONSE_LENGTH = 40
 ABSENT_ERRNOS = {errno.EREMOTEIO, errno.ENXIO, errno.ENODEV}
-FAULT_KINDS = ("unplugged", "no_answer", "nak", "checksum", "busy", "io", "protocol")
+FAULT_KINDS = ("unplugged", "no_answer", "nak", "checksum", "busy", "io", "protocol", "irq")
 
 
 class ReaderFault(Exception):
@@ -128,6 +134,8 @@ class ReaderHealth:
 
 def classify(error: BaseException) -> str:
     """The fault kind of an exception raised by the driver or the bus."""
+    if isinstance(error, IrqStuckHigh):
+        return "irq"
     if isinstance(error, BusyError):
         return "busy"
     if isinstance(error, OSError):

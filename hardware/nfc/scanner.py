@@ -66,7 +66,8 @@ class TagEvent:
 
     `uid` is the tag's UID in hex ("" for reader events; for a conflict, the UIDs joined by
     "+"); `card_id` comes from the tag's NDEF text record when it has a readable one; `detail`
-    says why not, or what the fault was; `uids` lists every tag of a conflict.
+    says why not, or what the fault was; `uids` lists every tag of a conflict; `fault` is a
+    reader_fault's kind (hardware.nfc.reader.FAULT_KINDS).
     """
 
     kind: str
@@ -75,6 +76,7 @@ class TagEvent:
     card_id: str | None = None
     detail: str | None = None
     uids: tuple[str, ...] = ()
+    fault: str = ""
 
 
 @dataclass
@@ -125,8 +127,10 @@ class Scanner:
             if reader.health.state != "ok":  # absent from the start: say so, retry soon
                 pad = self._pads[reader.name]
                 pad.down, pad.backoff_s = True, backoff_s
-                detail = reader.health.last_error
-                self._pending.append(TagEvent("reader_fault", reader.name, detail=detail))
+                kind, _, why = (reader.health.last_error or "").partition(": ")
+                detail = f"reader {reader.name}: {why}"  # as a ReaderFault says it
+                event = TagEvent("reader_fault", reader.name, detail=detail, fault=kind)
+                self._pending.append(event)
 
     def cycle(self) -> list[TagEvent]:
         """Poll every reader once, in order; return what changed."""
@@ -223,7 +227,7 @@ class Scanner:
         pad.down = True
         pad.backoff_s = self.backoff_s
         pad.retry_at = now + pad.backoff_s
-        return [TagEvent("reader_fault", reader.name, detail=str(fault))]
+        return [TagEvent("reader_fault", reader.name, detail=str(fault), fault=fault.kind)]
 
     def _track(self, reader: Reader, pad: _Pad, result: PollResult, now: float) -> list[TagEvent]:
         events: list[TagEvent] = []

@@ -133,8 +133,16 @@ def profile_path(name: str) -> Path:
     raise FileNotFoundError(name)
 
 
-def wiring_for(board: str, profile: str, *, spi: bool = True, i2c: bool = True) -> dict:
-    """The devices a profile describes, as the testbed wires them (defaults as hardware.profile)."""
+def wiring_for(
+    board: str,
+    profile: str,
+    *,
+    spi: bool = True,
+    i2c: bool = True,
+    irq_wires: dict[str, int] | None = None,
+) -> dict:
+    """The devices a profile describes, as the testbed wires them (defaults as hardware.profile).
+    `irq_wires`: readers whose IRQ wire the maker soldered to another GPIO than the profile's."""
     data = tomllib.loads(profile_path(profile).read_text())
     mux = data.get("mux")
     readers = []
@@ -147,6 +155,7 @@ def wiring_for(board: str, profile: str, *, spi: bool = True, i2c: bool = True) 
                 "bus": entry.get("bus", 0 if interface == "spi" else 1),
                 "cs": entry.get("cs"),
                 "irq": entry.get("irq"),
+                "irq_wire": (irq_wires or {}).get(entry["role"], entry.get("irq")),
                 "reset": entry.get("reset"),
                 "req": entry.get("req"),
                 "address": entry.get("address", 0x24),
@@ -421,13 +430,14 @@ def profile_file() -> Callable[[str], Path]:
 
 @pytest.fixture
 def fake_pi(gpio_shim, tmp_path) -> Iterator[Callable[..., FakePi]]:
-    """`fake_pi(board, profile, spi=True, i2c=True)` -> a running FakePi (closed afterwards)."""
+    """`fake_pi(board, profile, spi=True, i2c=True, irq_wires=None)` -> a running FakePi
+    (closed afterwards); see `wiring_for`."""
     made: list[FakePi] = []
 
-    def make(board: str, profile: str, **buses: bool) -> FakePi:
+    def make(board: str, profile: str, **wiring: Any) -> FakePi:
         workdir = tmp_path / f"{board}-{profile}-{len(made)}"
         workdir.mkdir()
-        pi = FakePi(wiring_for(board, profile, **buses), gpio_shim, workdir)
+        pi = FakePi(wiring_for(board, profile, **wiring), gpio_shim, workdir)
         made.append(pi)
         return pi
 

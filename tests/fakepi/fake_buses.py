@@ -5,6 +5,7 @@ host-switched TCA9548A; an I2C adapter and the SPI bus that route transfers to t
 from __future__ import annotations
 
 import errno
+from collections.abc import Callable
 
 from fake_gpio import Gpio
 
@@ -41,11 +42,48 @@ def _bus_fault(chip: EmulatedPN532) -> None:
         raise OSError(errno.EIO, f"I/O error talking to {chip.name}")
 
 
+class Pn532Traffic:
+    """What a host did to one PN532: frames written and read, status-only reads, and frame
+    reads while the chip had nothing ready (a host that did not wait). `after_write` is
+    called after each host frame (the testbed's IRQ ticker)."""
+
+    def __init__(self, chip: EmulatedPN532, after_write: Callable[[], None] | None) -> None:
+        self.chip = chip
+        self.after_write = after_write
+        self.written = 0
+        self.frames_read = 0
+        self.status_reads = 0
+        self.early_reads = 0
+
+    def host_write(self, frame: bytes) -> None:
+        self.written += 1
+        self.chip.host_write(frame)
+        if self.after_write is not None:
+            self.after_write()
+
+    def take_frame(self) -> bytes | None:
+        frame = self.chip.take_frame()
+        if frame is None:
+            self.early_reads += 1
+        else:
+            self.frames_read += 1
+        return frame
+
+    def report(self) -> dict:
+        return {
+            "written": self.written,
+            "frames_read": self.frames_read,
+            "status_reads": self.status_reads,
+            "early_reads": self.early_reads,
+        }
+
+
 class I2cPn532:
     """PN532 I2C framing (as hardware.nfc.buses.EmulatedI2C): reads start with the status."""
 
-    def __init__(self, chip: EmulatedPN532) -> None:
+    def __init__(self, chip: EmulatedPN532, traffic: Pn532Traffic) -> None:
         self.chip = chip
+        self.traffic = traffic
 
     @property
     def present(self) -> bool:
@@ -54,14 +92,18 @@ class I2cPn532:
     def i2c_write(self, payload: bytes) -> None:
         _bus_fault(self.chip)
         if payload:
-            self.chip.host_write(payload)
+            self.traffic.host_write(payload)
 
     def i2c_read(self, count: int) -> bytes:
         _bus_fault(self.chip)
         ready = self.chip.ready
         out = bytearray([0x01 if ready else 0x00])
-        if count > 1 and ready:
-            out += self.chip.take_frame() or b""
+        if count == 1:
+            self.traffic.status_reads += 1
+        elif ready:
+            out += self.traffic.take_frame() or b""
+        else:
+            self.traffic.early_reads += 1
         return bytes(out[:count].ljust(count, b"\x00"))
 
 
@@ -124,9 +166,10 @@ SPI_NO_CS = 0x40
 class SpiPn532:
     """PN532 SPI framing (as hardware.nfc.buses.EmulatedSPI): LSB first, a prefix byte."""
 
-    def __init__(self, role: str, chip: EmulatedPN532) -> None:
+    def __init__(self, role: str, chip: EmulatedPN532, traffic: Pn532Traffic) -> None:
         self.role = role
         self.chip = chip
+        self.traffic = traffic
 
     def transfer(self, out: bytes, lines: dict) -> bytes | None:
         _bus_fault(self.chip)
@@ -134,13 +177,14 @@ class SpiPn532:
             return None  # nobody drives MISO: the host reads zeros
         command = _REVERSED[out[0]] if out else None
         if command == SPI_STATUS_READ:
+            self.traffic.status_reads += 1
             status = 0x01 if self.chip.ready else 0x00
             return bytes([0]) + bytes([_REVERSED[status]]) * (len(out) - 1)
         if command == SPI_DATA_WRITE:
-            self.chip.host_write(bytes(out[1:]).translate(_REVERSED))
+            self.traffic.host_write(bytes(out[1:]).translate(_REVERSED))
             return bytes(len(out))
         if command == SPI_DATA_READ:
-            frame = (self.chip.take_frame() or b"").translate(_REVERSED)
+            frame = (self.traffic.take_frame() or b"").translate(_REVERSED)
             return (b"\x00" + frame)[: len(out)].ljust(len(out), b"\x00")
         return bytes(len(out))  # a wake-up byte
 

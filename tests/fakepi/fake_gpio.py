@@ -42,6 +42,7 @@ class Line:
         self.source: Callable[[], int] | None = None  # a chip's output wired to it (IRQ)
         self.watcher: Callable[[int], None] | None = None  # a chip input on it (RSTPDN)
         self.changes: list[tuple[float, int]] = []  # (time, physical level) after each change
+        self.looks = [0, 0]  # values read by the host while the wire was low, high
 
     def level(self) -> int:
         """The physical level on the wire."""
@@ -196,7 +197,9 @@ class Gpio:
         bits = 0
         for index, line in enumerate(request.lines):
             if mask >> index & 1:
-                bits |= line.logical() << index
+                level = line.level()  # once: a chip's output may change between two reads
+                line.looks[level] += 1
+                bits |= (level ^ bool(line.flags & F_ACTIVE_LOW)) << index
         return bits
 
     def drive(self, gpio: int, level: int | None) -> None:
@@ -206,8 +209,18 @@ class Gpio:
         line.external = level
         self._changed(line, before)
 
-    def _changed(self, line: Line, before: int) -> None:
-        now = line.level()
+    def follow(self, gpio: int, irq) -> None:
+        """Wire a chip's output (an emulated PN532's `IrqLine`) to a header line: the line
+        carries its level, and each change of it is a change of the line (edge events)."""
+        line = self.header_line(gpio)
+        line.source = lambda: int(irq.value)
+        # The level is the one the chip just took: reading the line again here could see the
+        # next change already (a pulse between two ready frames) and lose this one.
+        irq.on_change = lambda level: self._changed(line, int(not level), int(level))
+
+    def _changed(self, line: Line, before: int, now: int | None = None) -> None:
+        if now is None:
+            now = line.level()
         if now == before:
             return
         line.changes.append((time.monotonic() - self.start, now))

@@ -28,10 +28,15 @@ What it fakes, per board (`pi4`, `pi5`):
 - `/dev/i2c-1` (plus the board's other adapters and, with a kernel-driven TCA9548A, one
   adapter per channel, listed in `/sys/bus/i2c/devices/1-0070/channel-N`): I2C_SLAVE +
   read()/write(), I2C_RDWR, I2C_SMBUS, I2C_FUNCS; absent addresses fail with EREMOTEIO.
-PN532s are `hardware.nfc.emulator.EmulatedPN532` (IRQ line low while a frame waits, RSTPDN
-restarts it); OLED bytes are recorded for the test to decode with
-`hardware.display.chip.OledChip`. The lines live in fake_gpio.py, the bus devices in
-fake_buses.py, the ioctl handlers in fake_ioctls.py.
+PN532s are `hardware.nfc.emulator.EmulatedPN532` (RSTPDN restarts it). Those on I2C and SPI
+run on real time (`chip.clock = time`), so each is busy for its modelled time (`ChipTiming`:
+ACK, field guard, activation) before a frame is ready, and its P70_IRQ output drives the
+header line the wiring names: high while it is busy or has nothing to send, low while a
+frame waits, with edge events; an `IrqTicker` thread makes the fall happen when the frame
+becomes ready even if nobody looks. A UART chip answers at once (HSU has no IRQ). OLED
+bytes are recorded for the test to decode with `hardware.display.chip.OledChip`. The lines
+live in fake_gpio.py, the bus devices in fake_buses.py, the ioctl handlers in
+fake_ioctls.py.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ import json
 import os
 import struct
 import sys
+import threading
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -49,6 +56,7 @@ from fake_buses import (  # noqa: E402
     I2cAdapter,
     I2cPn532,
     OledRecorder,
+    Pn532Traffic,
     SpiBus,
     SpiOled,
     SpiPn532,
@@ -127,6 +135,37 @@ SPI_CE_GPIOS = {0: (8, 7), 1: (18,)}
 # -- the fake Pi ---------------------------------------------------------------------------
 
 
+class IrqTicker(threading.Thread):
+    """Lets each PN532's IRQ line fall when its frame becomes ready, looked at or not."""
+
+    IDLE_S = 0.5
+
+    def __init__(self, chips: list[EmulatedPN532]) -> None:
+        super().__init__(daemon=True, name="irq-ticker")
+        self.chips = chips
+        self.wake = threading.Event()
+        self.stopped = False
+
+    def poke(self) -> None:
+        """A host frame was written: a new frame may be pending."""
+        self.wake.set()
+
+    def run(self) -> None:
+        while not self.stopped:
+            self.wake.clear()
+            with LOCK:
+                for chip in self.chips:
+                    chip.irq.drive()
+                pending = [at for chip in self.chips if (at := chip.pending_at()) is not None]
+            wait = min(pending) - time.monotonic() if pending else self.IDLE_S
+            if wait > 0:
+                self.wake.wait(wait)
+
+    def stop(self) -> None:
+        self.stopped = True
+        self.wake.set()
+
+
 class FakePi:
     """The testbed for one board and one wiring (see tests/fakepi/conftest.py)."""
 
@@ -144,6 +183,9 @@ class FakePi:
         self.spi_buses: dict[int, SpiBus] = {}
         self.uarts: list[UartPn532] = []
         self.adapters: dict[int, I2cAdapter] = {}
+        self.traffic: dict[str, Pn532Traffic] = {}
+        self.irq_gpio: dict[str, int] = {}
+        self.ticker = IrqTicker([])
         self._proc()
         self._gpio_chips()
         self._wire()
@@ -201,8 +243,15 @@ class FakePi:
         for reader in self.wiring["readers"]:
             chip = EmulatedPN532(name=reader["role"])
             self.chips[reader["role"]] = chip
-            if reader.get("irq") is not None:  # P70_IRQ: low while a frame waits for the host
-                self.gpio.header_line(reader["irq"]).source = lambda c=chip: 0 if c.ready else 1
+            if reader["interface"] != "uart":
+                chip.clock = time  # busy for its modelled time, in real time
+                self.ticker.chips.append(chip)
+                self.traffic[reader["role"]] = Pn532Traffic(chip, self.ticker.poke)
+            # P70_IRQ, where the maker soldered it (`irq_wire`; the profile's `irq` by default)
+            wire = reader.get("irq_wire", reader.get("irq"))
+            if wire is not None:
+                self.irq_gpio[reader["role"]] = wire
+                self.gpio.follow(wire, chip.irq)
             if reader.get("reset") is not None:  # RSTPDN: the chip restarts when it goes high
                 self.gpio.header_line(reader["reset"]).watcher = lambda level, c=chip: (
                     c.power_on() if level else None
@@ -230,7 +279,8 @@ class FakePi:
         """SPI0 (spidev0.0-0.1) always; SPI1 (spidev1.0, the spi1-1cs overlay) when used."""
         for reader in self.wiring["readers"]:
             if reader["interface"] == "spi":
-                device = SpiPn532(reader["role"], self.chips[reader["role"]])
+                role = reader["role"]
+                device = SpiPn532(role, self.chips[role], self.traffic[role])
                 self._spi_bus(reader.get("bus", 0)).attach(device, reader.get("cs"), None)
         for display in self.wiring["displays"]:
             if display["interface"] == "spi":
@@ -293,7 +343,7 @@ class FakePi:
 
         for reader in self.wiring["readers"]:
             if reader["interface"] == "i2c":
-                device = I2cPn532(self.chips[reader["role"]])
+                device = I2cPn532(self.chips[reader["role"]], self.traffic[reader["role"]])
                 place(device, reader.get("mux_channel"), reader["address"])
         for display in self.wiring["displays"]:
             if display["interface"] == "i2c":
@@ -374,12 +424,28 @@ class FakePi:
                 for role, chip in self.chips.items()
             },
             "i2c_transfers": {str(n): a.transfers for n, a in self.adapters.items()},
+            "pn532": {role: traffic.report() for role, traffic in self.traffic.items()},
+            "irq": {role: self._irq_report(role, gpio) for role, gpio in self.irq_gpio.items()},
+        }
+
+    def _irq_report(self, role: str, gpio: int) -> dict:
+        """A reader's IRQ wire: its falls and rises on the header line, the host's looks."""
+        line = self.gpio.header_line(gpio)
+        levels = [level for _, level in line.changes]
+        return {
+            "gpio": gpio,
+            "falls": levels.count(0),
+            "rises": levels.count(1),
+            "looks_low": line.looks[0],
+            "looks_high": line.looks[1],
+            "level": line.level(),
         }
 
 
 def main() -> int:
     wiring = json.loads(Path(sys.argv[1]).read_text())
     fake = FakePi(wiring)
+    fake.ticker.start()
     print(json.dumps({"root": str(fake.root)}), flush=True)
     for text in sys.stdin:
         if not text.strip():
@@ -392,6 +458,7 @@ def main() -> int:
         except Exception as err:
             answer = {"ok": False, "error": f"{type(err).__name__}: {err}"}
         print(json.dumps(answer), flush=True)
+    fake.ticker.stop()
     fake.gpio.release_all()
     for uart in fake.uarts:
         uart.stop()

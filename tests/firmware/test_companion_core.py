@@ -179,7 +179,10 @@ def test_a_journalled_game_that_no_longer_replays_is_set_aside(tmp_path):
         journal.append(game, {"player": 1, "action": "pass"})  # not player 1's turn
     with Tabletop(tmp_path, TableGames()) as top:
         assert top.companion.game_id is None
-        assert top.journal.games()[0].result["abandoned"].startswith(f"game {game} no longer")
+        assert top.journal.games() == []  # kept out of history and out of play ...
+        [aside] = top.journal.set_aside()  # ... and listed with its reason
+        assert aside.what == f"game {game}" and aside.reason.startswith(f"game {game} no longer")
+        assert top.companion.set_asides == [f"{aside.reason}; set aside."]
         choice = render(ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards")))
         assert not same(top.screens()["status"], choice)  # the notice says why first
         top.wait(5)

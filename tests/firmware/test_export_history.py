@@ -68,7 +68,9 @@ def test_a_state_dir_that_cannot_be_used_is_one_sentence_and_exit_2(tmp_path, ca
     for command in (["export"], ["history"], ["enroll", "--game", "res-arcana", "--list"]):
         assert cli.main([*command, "--state-dir", str(blocked)]) == 2
         err = capsys.readouterr().err
-        assert err.startswith(f"arcana-table {command[0]}: cannot create the state directory")
+        # All three only read: they create nothing, not even the directory.
+        assert err.startswith(f"arcana-table {command[0]}: cannot use the state directory")
+        assert err.count("\n") == 1 and blocked.read_text() == "not a directory"
 
 
 def test_export_of_an_arcana_game_in_progress_names_its_secrets_and_says_so(tmp_path, capsys):

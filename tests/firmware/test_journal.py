@@ -100,7 +100,10 @@ def test_a_damaged_file_is_kept_aside_and_a_fresh_one_started(tmp_path):
         assert "damaged" in j.notice and "kept as" in j.notice
         assert j.unfinished() is None
         j.start("arcana", SETUP)
-    aside = list(tmp_path.glob(f"{FILENAME}.damaged-*"))
+        assert [(s.what, s.reason) for s in j.set_aside()] == [
+            (f"{FILENAME}.damaged-19700101-000000", "file is not a database")
+        ]
+    aside = [p for p in tmp_path.glob(f"{FILENAME}.damaged-*") if p.suffix != ".reason"]
     assert len(aside) == 1
     assert aside[0].read_bytes().startswith(b"this is not a database")
 

@@ -211,3 +211,17 @@ REFUSALS = [
 def test_every_refusal_fits_whole_at_its_longest(text):
     games = TableGames()
     assert_nothing_cut([("stake-0", games.notice_screen(text))])
+
+
+
+@pytest.mark.parametrize("state", ["not answering", "check IRQ wire"])  # firmware.inputs
+def test_a_reader_in_trouble_fits_whole_on_its_screen_and_in_the_status_alert(state):
+    from dataclasses import replace
+
+    from firmware.screens import DeviceTroubleScreen
+    from firmware.screens.gallery import EXAMPLES
+
+    for role in (*FULL_TABLE_PADS, "seat-1", "main"):
+        text = f"Reader {role} {state}"
+        alert = replace(EXAMPLES["arcana_status_alert"], alert=text)
+        assert_nothing_cut([(role, DeviceTroubleScreen(text)), ("status", alert)])

@@ -1,0 +1,228 @@
+"""A game whose rows cannot be read is set aside alone, with its reason; the table starts.
+
+Every kind of bad row: not JSON, not an object, not text, an unknown or missing game name,
+a line that no longer replays, a malformed result, a start or finish time that is no time.
+Game 1 is finished, game 2 is in progress; one of them is damaged by hand (as a bad sector or
+a bad edit would) and everything that reads the journal is run on it: `history`, `export`,
+the table itself (as `sim` and `run` start it), `run --emulated` with its systemd status.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from firmware.games import TableGames
+from firmware.journal import FILENAME, Journal
+from firmware.tabletop import Tabletop
+
+SETUP = {"players": ["A", "B"], "start_player": 0, "mages": ["fire_mage", "shadow_priest"]}
+LINE = {"player": 0, "action": "pass"}
+RESULT = {
+    "game": "res-arcana",
+    "round": 3,
+    "finished": True,
+    "winners": ["A"],
+    "players": [{"name": "A", "vp": 10}, {"name": "B", "vp": 3}],
+}
+
+
+
+def game_row(game: int, column: str, value: str) -> tuple[int, str, str]:
+    return game, f"UPDATE games SET {column} = {value} WHERE id = {game}", ""
+
+
+def line_row(game: int, value: str) -> tuple[int, str, str]:
+    return game, f"UPDATE lines SET line = {value} WHERE game = {game}", ""
+
+
+# kind: (game damaged, SQL that damages it, what the reason says)
+DAMAGE = {
+    kind: (game, sql, reason)
+    for kind, (game, sql, _), reason in [
+        ("setup not JSON", game_row(2, "setup", "'{\"players\":'"), "setup is not JSON"),
+        ("setup not an object", game_row(2, "setup", "'[1, 2]'"), "setup is not a JSON object"),
+        ("unknown game", game_row(2, "game", "'chess'"), "does not play 'chess'"),
+        ("no game name", game_row(2, "game", "''"), "game name is missing"),
+        ("line not JSON", line_row(2, "'{\"player\": 0,'"), "line 1 is not JSON"),
+        ("line not an object", line_row(2, "'\"pass\"'"), "line 1 is not a JSON object"),
+        ("line not text", line_row(2, "X'00ff'"), "line 1 is not text"),
+        (
+            "line no longer replays",
+            line_row(2, "'{\"player\": 1, \"action\": \"pass\"}'"),
+            "no longer replays",
+        ),
+        ("start time not a time", game_row(2, "started", "'noon'"), "'noon' is not a time"),
+        ("start time out of range", game_row(2, "started", "1e300"), "out of range"),
+        ("result not JSON", game_row(1, "result", "'{\"winners'"), "result is not JSON"),
+        (
+            "result players malformed",
+            game_row(1, "result", "'{\"players\": 5}'"),
+            "players are not names with points",
+        ),
+        (
+            "result winners malformed",
+            game_row(1, "result", "'{\"winners\": \"A\"}'"),
+            "winners are not names",
+        ),
+        ("finish time not a time", game_row(1, "finished", "'soon'"), "'soon' is not a time"),
+    ]
+}
+
+
+@pytest.fixture(params=DAMAGE)
+def damaged(request, tmp_path):
+    """(state dir, damaged game, the other game, reason fragment, the raw row before)."""
+    state = tmp_path / "state"
+    with Journal.open(state) as journal:
+        first = journal.start("res-arcana", SETUP)
+        journal.append(first, LINE, RESULT)
+        second = journal.start("res-arcana", SETUP)
+        journal.append(second, LINE)
+    game, sql, reason = DAMAGE[request.param]
+    db = sqlite3.connect(state / FILENAME)
+    with db:
+        db.execute(sql)
+    db.close()
+    return state, game, 3 - game, reason
+
+
+def arcana_table(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "firmware", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, **env),
+    )
+
+
+def names(state) -> list[str]:
+    return sorted(p.name for p in state.iterdir() if not p.name.endswith(("-wal", "-shm")))
+
+
+def raw_rows(state) -> list[tuple]:
+    db = sqlite3.connect(f"file:{state / FILENAME}?mode=ro", uri=True)
+    rows = db.execute("SELECT * FROM games").fetchall()
+    rows += db.execute("SELECT * FROM lines").fetchall()
+    db.close()
+    return rows
+
+
+REPLAY_ONLY = {"line no longer replays"}  # readers see it once the table has tried to replay
+RECORD_KEPT = {"unknown game", "line no longer replays"}  # its record can still be exported
+
+
+def test_history_and_export_name_the_game_set_aside_and_show_the_other(damaged, request):
+    state, game, other, reason = damaged
+    kind = request.node.callspec.params["damaged"]
+    if kind in REPLAY_ONLY:
+        Tabletop(state, TableGames()).close()  # the table tried to resume it: set aside
+    before, rows = names(state), raw_rows(state)
+    history = arcana_table("history", "--state-dir", str(state))
+    assert history.returncode == 0 and history.stderr == ""
+    *listed, aside = history.stdout.splitlines()
+    assert aside.startswith("set aside") and f" game {game}: " in aside and reason in aside
+    [kept] = listed
+    assert kept.split()[0] == str(other)
+    export = arcana_table("export", str(game), "--state-dir", str(state))
+    assert "Traceback" not in export.stderr and export.stderr.count("\n") == 1
+    assert export.stderr.startswith(f"arcana-table export: game {game} ")
+    assert reason in export.stderr
+    if kind in RECORD_KEPT:  # the rows read: the record is written, with a word on stderr
+        assert export.returncode == 0 and export.stdout.count("\n") == 2
+    else:
+        assert export.returncode == 2 and export.stdout == ""
+    assert arcana_table("export", str(other), "--state-dir", str(state)).returncode == 0
+    assert names(state) == before and raw_rows(state) == rows  # read-only: nothing changed
+
+
+def test_the_table_starts_and_sets_the_game_aside_alone(damaged):
+    state, game, other, reason = damaged
+    before, rows = names(state), raw_rows(state)
+    with Tabletop(state, TableGames()) as top:
+        companion = top.companion
+        if game == 2:  # the game in progress: set aside, the table shows the game choice
+            assert companion.game_id is None
+            [said] = companion.set_asides
+            assert said.startswith(f"game {game} ") and reason in said
+        else:  # a finished game's bad result stops nothing: game 2 resumes
+            assert companion.game_id == other and companion.set_asides == []
+            assert top.journal.lines(other) == [LINE]
+        [aside] = top.journal.set_aside()
+        assert aside.what == f"game {game}" and reason in aside.reason
+        assert [entry.id for entry in top.journal.games()] == [other]
+    with Tabletop(state, TableGames()) as top:  # restarted: still aside, said once only
+        assert top.companion.set_asides == []
+        assert [a.what for a in top.journal.set_aside()] == [f"game {game}"]
+    assert names(state) == before
+    assert raw_rows(state) == rows  # the rows are kept as they were, for whoever mends them
+
+
+@pytest.mark.parametrize("kind", ["line not JSON", "unknown game", "setup not JSON"])
+def test_run_starts_and_tells_the_log_and_systemd_status(tmp_path, kind):
+    state = tmp_path / "state"
+    with Journal.open(state) as journal:
+        game = journal.start("res-arcana", SETUP)
+        journal.append(game, LINE)
+    _, sql, reason = DAMAGE[kind]
+    db = sqlite3.connect(state / FILENAME)
+    with db:
+        db.execute(sql.replace("= 2", f"= {game}"))  # the only game: number 1
+    db.close()
+    address = str(tmp_path / "notify.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(address)
+    listener.settimeout(30)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "firmware", "run", "--emulated", "--state-dir", str(state)],
+        env=dict(os.environ, NOTIFY_SOCKET=address),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        ready = listener.recv(4096).decode()
+        while "READY=1" not in ready.split("\n"):
+            ready = listener.recv(4096).decode()
+        process.terminate()
+        _, log = process.communicate(timeout=10)
+    finally:
+        process.kill()
+        listener.close()
+    assert process.returncode == 0
+    [status] = [field for field in ready.split("\n") if field.startswith("STATUS=")]
+    assert status.startswith("STATUS=choosing a game; set aside: game 1 ") and reason in status
+    assert "Traceback" not in log
+    assert any(line.startswith("WARNING") and reason in line for line in log.splitlines())
+
+
+def test_sim_starts_on_a_journal_with_an_unreadable_game(tmp_path):
+    state = tmp_path / "state"
+    with Journal.open(state) as journal:
+        game = journal.start("res-arcana", SETUP)
+        journal.append(game, LINE)
+    db = sqlite3.connect(state / FILENAME)
+    with db:
+        db.execute("UPDATE lines SET line = 'not json' WHERE game = ?", (game,))
+    db.close()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "firmware", "sim", "--port", "0", "--state-dir", str(state)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        opened = process.stdout.readline()  # serving: it did not crash at start
+        process.terminate()
+        _, err = process.communicate(timeout=10)
+    finally:
+        process.kill()
+    assert opened.startswith("arcana-table sim: open http://")
+    assert err.startswith(f"arcana-table sim: game {game} cannot be read: its line 1 is not JSON")
+    assert "Traceback" not in err
