@@ -162,7 +162,8 @@ class SimTable:
             raise BadInput(f"Unknown game {game!r} (games: {', '.join(GAMES)})")
         module = importlib.import_module(CONTROLLERS[game])
         options = {"variant": variant} if game == "arcana" and variant else {}
-        bot = module.Bot(seed, players, pads=self.roles, **options)
+        pads = self.games.seats if game == "res-arcana" else self.roles
+        bot = module.Bot(seed, players, pads=pads, **options)
         for step in bot.setup_steps():
             if step[0] != "tap":
                 self.press(step[1])
@@ -208,6 +209,7 @@ class SimTable:
                 "profile": self.profile.description,
                 "pads": list(self.pads),
                 "roles": list(self.roles),
+                "seats": list(self.games.seats),  # Res Arcana's seat pads, seat 1 first
                 "focus": self._focus(),
                 "displays": list(self.displays),
                 "buttons": list(self.buttons),
@@ -236,15 +238,17 @@ class SimTable:
             out["result"] = views.public_result(game, companion.rules, controller_state, seat)
             out["view"] = self._engine_view(game, controller_state, seat)
             out["can_redo"] = self.top.journal.can_redo(companion.game_id)
+            # Arcana's pads are its stakes in table order; Res Arcana's are its seats.
+            pads = self.games.seats if game == "res-arcana" else self.roles
             out["table_cards"] = views.table_cards(
-                game, self.games, companion.rules, controller_state, self.roles
+                game, self.games, companion.rules, controller_state, pads
             )
             if seat is not None:
                 out["hand"] = views.hand(
-                    game, self.games, companion.rules, controller_state, self.roles, seat
+                    game, self.games, companion.rules, controller_state, pads, seat
                 )
                 out["hand"]["on_stakes"] = agents_face_up(
-                    game, self.games, controller_state, self.roles, seat
+                    game, self.games, controller_state, pads, seat
                 )
         return out
 
@@ -262,9 +266,10 @@ class SimTable:
         return ""
 
     def _pad_labels(self, game: str | None, state: Any) -> dict[str, str]:
-        """How the page names each pad, as the OLEDs do: "Stake 1".."Free trade", "Seat 1"."""
+        """How the page names each pad, as the OLEDs do: "Stake 1".."Free trade", or the
+        profile's "Seat N" (Res Arcana)."""
         if game == "res-arcana":
-            return {role: f"Seat {i + 1}" for i, role in enumerate(self.roles[:4])}
+            return {role: f"Seat {i + 1}" for i, role in enumerate(self.games.seats)}
         if game == "arcana" and state is not None:
             from firmware.controllers.arcana.seating import stake_label
 
@@ -318,8 +323,8 @@ class SimTable:
         return out
 
     def _seat_pad(self, seat: int) -> str | None:
-        if self._game() == "res-arcana" and seat < len(self.roles):
-            return self.roles[seat]
+        if self._game() == "res-arcana" and seat < len(self.games.seats):
+            return self.games.seats[seat]
         return None
 
     @staticmethod

@@ -6,10 +6,10 @@
     Select, tap a card    -> discard it; Select cycles the gain
                              (1 gold, 2 fire, 2 life, 2 calm, 2 death), OK confirms.
 
-Seat i plays on the table's pad i. Whatever the engine refuses (out of turn, cannot afford,
-already used) comes back with the engine's sentence and changes nothing. Production and the
-10-VP check happen inside the engine when the last player passes; their screens stay up until
-the next tap or press.
+Seat i plays on the table's seat pad i (`games.seats[i]`, see seating.py). Whatever the
+engine refuses (out of turn, cannot afford, already used) comes back with the engine's
+sentence and changes nothing. Production and the 10-VP check happen inside the engine when
+the last player passes; their screens stay up until the next tap or press.
 """
 
 from __future__ import annotations
@@ -37,10 +37,10 @@ class ResArcanaTable:
     def __init__(self, games: Any, state: State) -> None:
         self.state = state
         self.players = Position(state).players
-        self.pads: tuple[str, ...] = tuple(games.pads)[: self.players]
+        self.pads: tuple[str, ...] = tuple(games.seats)[: self.players]  # in seat order
         if len(self.pads) < self.players:
             raise ValueError(
-                f"this table has {len(games.pads)} pads; {self.players} players need one each"
+                f"this table has {len(games.seats)} seats; {self.players} players need one each"
             )
         self.status_role: str = games.status_role
         self.mode = IDLE
