@@ -35,19 +35,20 @@ def decode_action(line: dict[str, Any]) -> Action:
     if not isinstance(kind, str) or kind not in SHAPES:
         known = ", ".join(SHAPES)
         raise RecordError(f"unknown action {shown(kind)} (Arcana actions: {known})")
+    a_line = f'{"an" if kind[:1] in "aeiou" else "a"} "{kind}" line'
     card = line.get("card")
     if not isinstance(card, str) or not card:
-        raise RecordError(f'a "{kind}" line needs "card": a card id')
+        raise RecordError(f'{a_line} needs "card": a card id')
     player = None
     if kind != "reveal":
         player = line.get("player")
         if not _whole(player):
-            raise RecordError(f'a "{kind}" line needs "player": a seat number')
+            raise RecordError(f'{a_line} needs "player": a seat number')
     stake = None
     if SHAPES[kind]:
         stake = line.get("stake")
         if not _whole(stake):
-            raise RecordError(f'a "{kind}" line needs "stake": a stake number')
+            raise RecordError(f'{a_line} needs "stake": a stake number')
     params: tuple[tuple[str, int | str], ...] = ()
     if kind == "location":
         raw = line.get("params", {})

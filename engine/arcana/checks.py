@@ -22,9 +22,9 @@ def guild_name(table: Table | State, player: int) -> str:
 
 def check_player(table: Table, player: int | None) -> int:
     if player is None or not 0 <= player < table.players:
-        raise Refused(
-            UNKNOWN_PLAYER, f"There is no player {player} (seats 0..{table.players - 1})"
-        )
+        last = table.players - 1
+        sentence = f"There is no player {player} (players 0 to {last} in a record)"
+        raise Refused(UNKNOWN_PLAYER, sentence)
     return player
 
 

@@ -43,6 +43,11 @@ __all__ = ["Refused", "apply", "legal_actions"]
 PLAYER_ACTIONS = ("agent", "location", "bribe", "discard", "militia")
 
 
+def _a(noun: str) -> str:
+    """The noun with its article: "an agent", "a relic"."""
+    return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
+
+
 def apply(state: State, action: Action) -> Applied[State] | Rejection:
     """The next state and its events, or a Rejection (the state is left as it was)."""
     try:
@@ -105,7 +110,7 @@ def _from_hand(table: Table, player: int, card_id: str, kind: str | None) -> Car
     """Check that the player may play this card now (rule [5]) and take it from hand."""
     card = card_of(table, card_id)
     if kind is not None and card.kind != kind:
-        raise Refused(WRONG_KIND, f"{card.name} is a {card.kind}, not a {kind}")
+        raise Refused(WRONG_KIND, f"{card.name} is {_a(card.kind)}, not {_a(kind)}")
     if card_id not in table.possession[player]:
         for i, side in enumerate(table.agents):
             if card_id in side[player]:

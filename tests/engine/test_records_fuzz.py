@@ -223,9 +223,9 @@ def test_the_replay_command_answers_a_mutated_record_with_json_or_one_line(data)
     ("change", "expected"),
     [
         ({"action": ["agent"]}, "line 2: unknown action ['agent']"),
-        ({"card": {"id": 1}}, 'line 2: a "agent" line needs "card"'),
-        ({"stake": [2]}, 'line 2: a "agent" line needs "stake"'),
-        ({"player": True}, 'line 2: a "agent" line needs "player"'),
+        ({"card": {"id": 1}}, 'line 2: an "agent" line needs "card"'),
+        ({"stake": [2]}, 'line 2: an "agent" line needs "stake"'),
+        ({"player": True}, 'line 2: an "agent" line needs "player"'),
     ],
 )
 def test_an_action_field_of_the_wrong_type_is_refused(change, expected):

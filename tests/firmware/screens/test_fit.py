@@ -182,7 +182,7 @@ REFUSALS = [
     f"{L} is not in your possession",
     f"{G} to play",
     "There is no stake 6 (stakes 1 to 5)",
-    f"{L} is a location, not a agent",
+    f"{L} is a location, not an agent",
     "Reveal the next card on stake 5 first",
     "Finish the location, or Undo to cancel it",
     "None of your agents is on a stake with somewhere to go",
