@@ -338,6 +338,7 @@ def test_rule_8_a_failed_bribe_returns_the_relic_and_changes_nothing_else(game):
     g.do(1, "discard", "ferrymen_agent_1")
     (bribe,) = g.do(0, "bribe", "blades_relic", stake=0)
     assert (bribe.bribe_value, bribe.needed, bribe.success, bribe.won) == (3, 4, False, ())
+    assert (bribe.sent_home, bribe.militia_returned) == (((), ()), ())  # nobody sent home
     assert g.state.stakes[0].market == "m_agent_01"
     assert g.state.stakes[0].agents[0] == (("blades_agent_1", False),)  # turned face up
     assert "blades_relic" in g.state.possession[0] and not g.state.reveals
