@@ -211,6 +211,7 @@ def test_rule_5_no_card_in_any_hand_at_a_round_start_ends_the_game(game):
     assert result["winners"] == ["Ann", "Ben"]  # 0 VP each: a shared win
     (ended,) = g.of_kind("game_ended")
     assert ended.reason == "no_cards"
+    assert g.state.turn is None  # nobody's turn once the game is over
 
 
 def test_rule_6_a_won_stake_awaits_its_reveal_and_accepts_only_an_unseen_market_card(game):
@@ -481,15 +482,23 @@ def test_rule_10_a_won_card_may_go_under_the_base_before_the_next_player_action(
     g = game(changes=TWO_POLITICAL, variant="advanced")
     german_example(g, reveal=False)
     assert pending(g.state).stash == ((0, "m_agent_05"),)
-    assert g.refuse(1, "stash", "m_agent_05").code == "not_stashable"
-    g.do(0, "stash", "m_agent_05")  # before the reveal is fine too
+    refused = g.refuse(1, "stash", "m_agent_05")
+    assert refused.code == "not_stashable"
+    assert refused.message == (
+        "Only a card you won since the last player action can go under your base"
+    )
+    (stashed,) = g.do(0, "stash", "m_agent_05")  # before the reveal is fine too
+    assert (stashed.player, stashed.card) == (0, "m_agent_05")
+    assert g.refuse(0, "stash", "m_agent_05").code == "not_stashable"  # once only
     g.do(None, "reveal", "m_agent_20", stake=4)
     result = g.result["players"][0]
     assert result["under_base"] == ["m_agent_05"] and "m_agent_05" in result["owned"]
     assert result["vp"] == 3 and "m_agent_05" not in g.state.possession[0]
     basic = game(changes=TWO_POLITICAL)
     german_example(basic)
-    assert basic.refuse(0, "stash", "m_agent_05").code == "advanced_only"
+    refused = basic.refuse(0, "stash", "m_agent_05")
+    assert refused.code == "advanced_only"
+    assert refused.message == "Putting cards under the base belongs to the advanced game"
 
 
 def test_rule_10_a_card_stashed_before_the_next_rounds_first_action_is_not_in_its_hand(game):
