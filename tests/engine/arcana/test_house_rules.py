@@ -333,6 +333,18 @@ def test_rule_8_a_bribe_that_reaches_the_agents_financial_value_takes_it_at_once
     assert g.state.stakes[0].agents[1] == (("ferrymen_agent_2", False),)
 
 
+def test_rule_10_a_card_bribed_mid_round_goes_under_the_base_and_the_hand_stays_as_it_is(game):
+    g = game(changes={"blades_agent_1": {"arcana": {"financial": 2}}}, variant="advanced")
+    g.do(0, "agent", "blades_agent_1", stake=0)
+    g.do(1, "agent", "ferrymen_agent_1", stake=0)
+    g.do(0, "bribe", "blades_relic", stake=0)
+    hands = g.state.hand
+    (stashed,) = g.do(0, "stash", "m_agent_01")
+    assert (stashed.player, stashed.card) == (0, "m_agent_01")
+    assert g.state.hand == hands  # the round had begun: its hands are not dealt again
+    assert "m_agent_01" in g.state.under_base[0]
+
+
 def test_rule_8_a_failed_bribe_returns_the_relic_and_changes_nothing_else(game):
     g = game()
     g.do(0, "agent", "blades_agent_1", stake=0)
@@ -538,6 +550,10 @@ def test_rule_10_tasks_score_only_at_the_game_end(game):
     (ended,) = [e for e in g.do(None, "reveal", "game_end", stake=4) if e.kind == "game_ended"]
     assert ended.tasks_fulfilled == (("task_11", "task_12"), ())
     assert g.result["players"][0]["vp"] == 15 and ended.totals == (15, 0)
+    assert (ended.round, ended.reason, ended.card_vp, ended.task_vp) == (
+        g.state.round, "game_end_card", (3, 0), (12, 0),
+    )  # fmt: skip
+    assert ended.winners == (0,)
 
 
 def test_rule_11_scoring_counts_cards_wherever_they_lie_and_shares_equal_totals(game):
