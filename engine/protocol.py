@@ -37,6 +37,17 @@ class Rejection:
         return self.message
 
 
+# The codes both games give for the same refusal; a code only one game knows stays with its
+# engine (`docs/arcana-engine.md`, `docs/res-arcana-engine.md` list them all).
+GAME_OVER = "game_over"  # the game has ended: nothing more is played
+NOT_YOUR_TURN = "not_your_turn"  # another player is to act
+UNKNOWN_PLAYER = "unknown_player"  # no such seat at this table
+UNKNOWN_ACTION = "unknown_action"  # not one of the game's actions
+UNKNOWN_CARD = "unknown_card"  # no such card in the game
+WRONG_KIND = "wrong_kind"  # the card is not of a kind this action takes
+BAD_PARAMS = "bad_params"  # the action's other values do not fit it
+
+
 class IllegalAction(Exception):
     """Raised by convenience wrappers (`play`) when `apply` answers with a Rejection."""
 
@@ -94,6 +105,10 @@ class Rules(Protocol[S, A]):
 
     def legal_actions(self, state: S) -> list[A]:
         """Every legal action in the state, in a stable order."""
+        ...
+
+    def is_terminal(self, state: S) -> bool:
+        """True once the game is over: no action is legal and `result` holds the ranking."""
         ...
 
     def result(self, state: S) -> dict[str, Any]:

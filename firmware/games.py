@@ -31,6 +31,7 @@ from firmware.screens import (
 )
 
 FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
+RES_ARCANA_SEATS = 4  # at most; without seats in the profile, the first pads are the seats
 VERBS = {
     "agent": "placed",
     "bribe": "bribed with",
@@ -63,11 +64,18 @@ class TableGames:
         status_role: str = "status",
         pads: tuple[str, ...] = FULL_TABLE_PADS,
         seed: int | None = None,
+        seats: tuple[str, ...] = (),
     ) -> None:
         self.catalog_source = catalog
         self.bindings = dict(bindings or {})
         self.status_role = status_role
         self.pads = pads  # reader roles, in table order; each has a display of the same role
+        # Res Arcana's seats 1, 2, ...: the pads the profile names (`seat = N`), else the
+        # first pads in table order.
+        strays = [seat for seat in seats if seat not in pads]
+        if strays or len(set(seats)) != len(seats):
+            raise ValueError(f"seats {seats} must be different pads of {pads}")
+        self.seats: tuple[str, ...] = tuple(seats) or tuple(pads[:RES_ARCANA_SEATS])
         # Draws what the rules leave to chance at the table (Res Arcana's start player): a
         # seed replays the same draws (demo, tests); without one, the OS seeds it.
         self.rng = random.Random(seed)
@@ -75,11 +83,12 @@ class TableGames:
     @classmethod
     def for_profile(cls, profile: Any, **options: Any) -> TableGames:
         """The games for a table profile: its reader roles are the pads (a minimal table's
-        single "main" pad stands in turn for each pad of the full table, see SinglePad)."""
+        single "main" pad stands in turn for each pad of the full table, see SinglePad), and
+        its seats (if it gives any) are Res Arcana's."""
         roles = tuple(reader.role for reader in profile.readers)
         if roles == ("main",) or not roles:
             roles = FULL_TABLE_PADS
-        return cls(pads=roles, **options)
+        return cls(pads=roles, seats=tuple(getattr(profile, "seats", ())), **options)
 
     @cached_property
     def catalog(self) -> Any:

@@ -19,6 +19,7 @@ rows cannot be read is set aside alone (`set_aside_game`), and `set_aside()` lis
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Mapping
@@ -32,6 +33,7 @@ from firmware.journal_file import (
     busy_seconds,
     connect_reader,
     connect_writer,
+    hold_directory,
     journal_files,
     put_aside,
     remove_new,
@@ -104,9 +106,11 @@ class Journal:
         connection: sqlite3.Connection,
         notice: str | None = None,
         clock: Callable[[], float] = time.time,
+        held: int | None = None,
     ) -> None:
         self.path = path
         self._db = connection
+        self._held = held  # the state directory's flock (writers), released by close()
         self._clock = clock
         self.notice = notice  # set when a damaged file was put aside at open
 
@@ -148,6 +152,10 @@ class Journal:
         except OSError as err:
             raise JournalError(f"cannot create the state directory {state_dir}: {err}") from err
         notice = None
+        try:
+            held = hold_directory(state_dir, busy_s)
+        except OSError as err:
+            raise JournalError(f"cannot use the state directory {state_dir}: {err}") from err
         existed = journal_files(path)
         try:
             try:
@@ -158,12 +166,16 @@ class Journal:
                 existed = set()
                 connection = connect_writer(path, busy_s, SCHEMA)
         except JournalError:
+            os.close(held)
             remove_new(path, existed)  # a full disk: leave no half-made file behind
             raise
-        return cls(path, connection, notice, clock)
+        return cls(path, connection, notice, clock, held)
 
     def close(self) -> None:
         self._db.close()
+        if self._held is not None:
+            os.close(self._held)
+            self._held = None
 
     def __enter__(self) -> Journal:
         return self

@@ -16,6 +16,7 @@ Five rules:
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
 import time
@@ -63,6 +64,27 @@ def connect_writer(path: Path, busy_s: float, schema: str) -> sqlite3.Connection
         db.close()
         raise explain(path, err, busy_s) from err
     return db
+
+
+def hold_directory(state_dir: Path, busy_s: float) -> int:
+    """An open descriptor of `state_dir` holding its exclusive flock for as long as it is open:
+    one table (run, sim, demo, enroll) writes a journal at a time, as SQLite's locks between
+    transactions cannot promise. Waits `busy_s`, then JournalBusy; creates no file."""
+    fd = os.open(state_dir, os.O_RDONLY | os.O_DIRECTORY)
+    deadline = time.monotonic() + busy_s
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                raise JournalBusy(
+                    f"The journal {state_dir / 'journal.sqlite3'} is in use by another table "
+                    f"(waited {busy_s:g} s); nothing was changed: stop that one first (is the "
+                    "table service or another sim running?)."
+                ) from None
+            time.sleep(0.05)
 
 
 def connect_reader(path: Path, busy_s: float) -> sqlite3.Connection | None:

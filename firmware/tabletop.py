@@ -72,6 +72,7 @@ class Tabletop:
             absence_s=profile.absence_s,
             one_field_at_a_time=profile.one_field_at_a_time,
             clock=self.clock,
+            watch_period=False,  # cycles run per tap, not on a period: nothing to warn about
         )
         self.absence_s = profile.absence_s
         self.written_ids = written_ids

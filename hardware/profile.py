@@ -24,6 +24,8 @@ PROFILES = Path(__file__).resolve().parent / "profiles"
 PAD_ROLES = (*(f"stake-{n}" for n in range(5)), *(f"seat-{n}" for n in range(4)), "main")
 DISPLAY_ROLES = (*PAD_ROLES, "status")
 BUTTON_ROLES = ("undo", "select", "ok", "pass", "back", "menu")
+SEATS = range(1, 5)  # Res Arcana's seats 1..4: `seat = N` on a pad's [[readers]] entry
+MIN_SEATS = 2
 GPIO_PINS = range(2, 28)  # GPIO0/1 are the HAT EEPROM's ID lines
 # Pins a bus takes over when it is in use.
 I2C_PINS = {1: {2: "I2C1 SDA", 3: "I2C1 SCL"}}
@@ -51,6 +53,7 @@ KEYS = {
         "port",
         "baudrate",
         "clock_hz",
+        "seat",
     },
     "displays": {
         "role",
@@ -118,6 +121,7 @@ class ReaderSpec:
     baudrate: int = 115_200
     clock_hz: int = 1_000_000
     line: int | None = None
+    seat: int | None = None
 
     @property
     def where(self) -> str:
@@ -160,7 +164,9 @@ class EncoderSpec:
 class Profile:
     """A checked table profile. `displays` hold the kernel bus each display is on (or the
     multiplexer channel whose bus is looked up at start). `buses` is the bus factory the
-    profile asks for ("real", "emulated"; None: real unless $ARCANA_TABLE_BUSES says)."""
+    profile asks for ("real", "emulated"; None: real unless $ARCANA_TABLE_BUSES says).
+    `seats` are the reader roles of Res Arcana's seats 1, 2, ... (empty when the profile
+    gives none: the games then seat players in pad order)."""
 
     name: str
     source: str
@@ -174,6 +180,7 @@ class Profile:
     buzzer: BuzzerSpec | None = None
     encoder: EncoderSpec | None = None
     mux: MuxSpec | None = None
+    seats: tuple[str, ...] = ()
     display_lines: dict[str, int] = field(default_factory=dict, compare=False)
 
     def missing(self) -> list[str]:
@@ -270,6 +277,8 @@ class _Checker:
         self.pins: dict[int, tuple[str, int | None]] = {}
         self.addresses: dict[tuple[int, int | None, int], tuple[str, int | None]] = {}
         self.uarts: dict[str, str] = {}
+        self.seat_lines: dict[int | None, int | None] = {}  # reader header line -> seat line
+        self.bad_seat = False
 
     def problem(self, line: int | None, text: str) -> None:
         self.problems.append((line, text))
@@ -294,6 +303,13 @@ class _Checker:
             found = [(0, value)]
         for index, entry in found:
             for key in sorted(set(entry) - KEYS[section]):
+                if section == "displays" and key == "seat":
+                    self.problem(
+                        self.lines.of(section, index, key),
+                        "seat goes on the pad's [[readers]] entry: the display of the same "
+                        "role shows it",
+                    )
+                    continue
                 self.problem(
                     self.lines.of(section, index, key),
                     f"unknown setting {key!r} in [{section}]; {_expected(key, KEYS[section])}",
@@ -413,6 +429,7 @@ class _Checker:
             b = self.pin("encoder", index, entry, "b", "encoder", required=True)
             encoder = EncoderSpec(a, b, self.lines.of("encoder")) if None not in (a, b) else None
         self.bus_pins(readers, [d for d, _ in displays], {d.role: line for d, line in displays})
+        seats = self.seats(readers, {d.role for d, _ in displays})
         return Profile(
             source=source,
             readers=tuple(readers),
@@ -421,6 +438,7 @@ class _Checker:
             buzzer=buzzer,
             encoder=encoder,
             mux=self.mux,
+            seats=seats,
             display_lines={d.role: line for d, line in displays},
             **options,
         )
@@ -488,6 +506,15 @@ class _Checker:
             reset=reset,
             req=self.req_pin(index, entry, user, interface),
             line=self.lines.of("readers", index),
+            seat=self.value(
+                "readers", index, entry, "seat", int, None, low=min(SEATS), high=max(SEATS)
+            ),
+        )
+        self.seat_lines[spec["line"]] = self.lines.of("readers", index, "seat")
+        # already said why (a bad seat, or a misspelt one): a gap it would fill is no news
+        self.bad_seat |= ("seat" in entry and spec["seat"] is None) or any(
+            difflib.get_close_matches(key, ["seat"], cutoff=0.6)
+            for key in set(entry) - KEYS["readers"]
         )
         if interface == "spi":
             spec["bus"] = self.value("readers", index, entry, "bus", int, 0, choices=(0, 1))
@@ -586,6 +613,56 @@ class _Checker:
         if role is None or pin is None:
             return None
         return ButtonSpec(role, pin, pull_up, hold_s, self.lines.of("buttons", index))
+
+    def seats(self, readers: list[ReaderSpec], display_roles: set[str]) -> tuple[str, ...]:
+        """The pads' roles in seat order; every seat once, from 1 without a gap, each a pad
+        of the table's own with a screen of the same role to show "Seat N"."""
+        seated: dict[int, ReaderSpec] = {}
+        for reader in readers:
+            seat, line = reader.seat, self.lines_of_seat(reader)
+            if seat is None:
+                continue
+            if reader.role == "main":
+                self.problem(
+                    line,
+                    "seat is for a pad of its own: the minimal table's main pad stands in "
+                    "for every seat in turn",
+                )
+            elif seat in seated:
+                first = seated[seat]
+                self.problem(
+                    line,
+                    f"two readers are seat {seat}: {reader.role} and {first.role} "
+                    f"(line {self.lines_of_seat(first)})",
+                )
+            elif reader.role not in display_roles:
+                self.problem(
+                    line,
+                    f"reader {reader.role} is seat {seat} but no display has role "
+                    f"{reader.role!r}: a seat needs its own screen",
+                )
+            else:
+                seated[seat] = reader
+        if not seated or self.bad_seat:
+            return tuple(seated[n].role for n in sorted(seated))
+        missing = next((n for n in SEATS if n not in seated), None)
+        if missing is not None and missing < max(seated):
+            above = min(n for n in seated if n > missing)
+            self.problem(
+                self.lines_of_seat(seated[above]),
+                f"seats count from 1 without a gap: seat {missing} is missing "
+                f"before seat {above}",
+            )
+        elif len(seated) < MIN_SEATS:
+            self.problem(
+                self.lines_of_seat(seated[1]),
+                f"only seat 1 is given: seats are for {MIN_SEATS} to {max(SEATS)} players",
+            )
+        return tuple(seated[n].role for n in sorted(seated))
+
+    def lines_of_seat(self, reader: ReaderSpec) -> int | None:
+        """The line of a reader's `seat =` (its header's if that is not found)."""
+        return self.seat_lines.get(reader.line, reader.line)
 
     def unique_roles(self, section: str, roles: list[tuple[str, int | None]]) -> None:
         seen: dict[str, int | None] = {}

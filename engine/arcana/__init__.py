@@ -54,16 +54,19 @@ class ArcanaRules:
     def legal_actions(self, state: State) -> list[Action]:
         return _rules.legal_actions(state)
 
+    def is_terminal(self, state: State) -> bool:
+        return is_terminal(state)
+
     def result(self, state: State) -> dict[str, Any]:
         return result(state)
-
-
-RULES = ArcanaRules()
 
 
 def is_terminal(state: State) -> bool:
     """True once the game is over (scored)."""
     return state.phase == "over"
+
+
+RULES = ArcanaRules()
 
 
 def current_player(state: State) -> int | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.arcana.catalog import Card
 from engine.arcana.state import State, Table
+from engine.protocol import UNKNOWN_CARD, UNKNOWN_PLAYER
 
 
 class Refused(Exception):
@@ -22,7 +23,7 @@ def guild_name(table: Table | State, player: int) -> str:
 def check_player(table: Table, player: int | None) -> int:
     if player is None or not 0 <= player < table.players:
         raise Refused(
-            "unknown_player", f"There is no player {player} (seats 0..{table.players - 1})"
+            UNKNOWN_PLAYER, f"There is no player {player} (seats 0..{table.players - 1})"
         )
     return player
 
@@ -41,7 +42,7 @@ def check_stake(table: Table, stake: int | None, needs_market: bool = True) -> i
 def card_of(table: Table, card: str) -> Card:
     found = table.catalog.cards.get(card)
     if found is None:
-        raise Refused("unknown_card", f'There is no card "{card}" in the catalog')
+        raise Refused(UNKNOWN_CARD, f'There is no card "{card}" in the catalog')
     return found
 
 

@@ -28,7 +28,15 @@ from engine.arcana.events import (
 from engine.arcana.options import legal_actions
 from engine.arcana.rounds import reveal, settle, stash
 from engine.arcana.state import Action, State, Table, controllers
-from engine.protocol import Applied, Rejection
+from engine.protocol import (
+    BAD_PARAMS,
+    GAME_OVER,
+    NOT_YOUR_TURN,
+    UNKNOWN_ACTION,
+    WRONG_KIND,
+    Applied,
+    Rejection,
+)
 
 __all__ = ["Refused", "apply", "legal_actions"]
 
@@ -46,7 +54,7 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
 
 def _apply(state: State, action: Action) -> tuple[Table, list]:
     if state.phase == "over":
-        raise Refused("game_over", "The game is over")
+        raise Refused(GAME_OVER, "The game is over")
     table = Table(state)
     events: list = []
     if action.kind == "reveal":
@@ -56,7 +64,7 @@ def _apply(state: State, action: Action) -> tuple[Table, list]:
     elif action.kind in PLAYER_ACTIONS:
         _player_action(table, action, events)
     else:
-        raise Refused("unknown_action", f'unknown action "{action.kind}"')
+        raise Refused(UNKNOWN_ACTION, f'unknown action "{action.kind}"')
     settle(table, events)
     return table, events
 
@@ -80,7 +88,7 @@ def _player_action(table: Table, action: Action, events: list) -> None:
         raise Refused("no_militia", "A militia comes only right after a relic is discarded")
     if player != table.turn:
         assert table.turn is not None
-        raise Refused("not_your_turn", f"{guild_name(table, table.turn)} to play")
+        raise Refused(NOT_YOUR_TURN, f"{guild_name(table, table.turn)} to play")
     if action.kind == "agent":
         _agent(table, player, action, events)
     elif action.kind == "location":
@@ -97,7 +105,7 @@ def _from_hand(table: Table, player: int, card_id: str, kind: str | None) -> Car
     """Check that the player may play this card now (rule [5]) and take it from hand."""
     card = card_of(table, card_id)
     if kind is not None and card.kind != kind:
-        raise Refused("wrong_kind", f"{card.name} is a {card.kind}, not a {kind}")
+        raise Refused(WRONG_KIND, f"{card.name} is a {card.kind}, not a {kind}")
     if card_id not in table.possession[player]:
         for i, side in enumerate(table.agents):
             if card_id in side[player]:
@@ -136,14 +144,14 @@ def _location(table: Table, player: int, action: Action, events: list) -> None:
     expected = {"none": set(), "swap_stakes": {"a", "b"}, "move_agent": {"card", "to"}}[effect]
     if set(params) != expected:
         wanted = ", ".join(sorted(expected)) or "no parameters"
-        raise Refused("bad_params", f"{card.name} ({effect}) takes {wanted}")
+        raise Refused(BAD_PARAMS, f"{card.name} ({effect}) takes {wanted}")
     events.append(LocationPlayed(player, card.id, effect, params))
     if effect == "swap_stakes":
         a, b = (_int_param(params, key) for key in ("a", "b"))
         check_stake(table, a)
         check_stake(table, b)
         if a == b:
-            raise Refused("bad_params", "Swapping needs two different stakes")
+            raise Refused(BAD_PARAMS, "Swapping needs two different stakes")
         table.markets[a], table.markets[b] = table.markets[b], table.markets[a]
         events.append(StakesSwapped(a, b, table.markets[a] or "", table.markets[b] or ""))
     elif effect == "move_agent":
@@ -151,7 +159,7 @@ def _location(table: Table, player: int, action: Action, events: list) -> None:
         to = check_stake(table, _int_param(params, "to"))
         origin = _own_agent_stake(table, player, moved)
         if origin == to:
-            raise Refused("bad_params", f"That agent is already on stake {to + 1}")
+            raise Refused(BAD_PARAMS, f"That agent is already on stake {to + 1}")
         del table.agents[origin][player][moved]
         _place(table, player, str(moved), to)
         face_down = table.agents[to][player][moved]
@@ -161,7 +169,7 @@ def _location(table: Table, player: int, action: Action, events: list) -> None:
 def _int_param(params: dict, key: str) -> int:
     value = params[key]
     if not isinstance(value, int):
-        raise Refused("bad_params", f'parameter "{key}" must be a stake number')
+        raise Refused(BAD_PARAMS, f'parameter "{key}" must be a stake number')
     return value
 
 
@@ -169,7 +177,7 @@ def _own_agent_stake(table: Table, player: int, card: object) -> int:
     for i, side in enumerate(table.agents):
         if card in side[player] and table.catalog.cards[str(card)].kind != "militia":
             return i
-    raise Refused("bad_params", f"{card} is not one of your agents on a stake")
+    raise Refused(BAD_PARAMS, f"{card} is not one of your agents on a stake")
 
 
 def _bribe(table: Table, player: int, action: Action, events: list) -> None:

@@ -18,7 +18,7 @@ from engine.resarcana.game import RULES, ResArcanaRules
 from engine.resarcana.playout import random_playout
 from engine.resarcana.setup import physical_setup, random_setup
 from engine.resarcana.snapshot import state_from_json, state_to_json
-from engine.resarcana.state import CURRENT, FINISHED, Position, State
+from engine.resarcana.state import CURRENT, FINISHED, Position, State, is_terminal
 from engine.resarcana.view import ranks, view, winners
 
 __all__ = [
@@ -43,11 +43,6 @@ __all__ = [
     "view",
     "winners",
 ]
-
-
-def is_terminal(state: State) -> bool:
-    """True once the round in which someone reached 10 VP has ended."""
-    return state[FINISHED]
 
 
 def current_player(state: State) -> int | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from engine.protocol import BAD_PARAMS, UNKNOWN_ACTION, UNKNOWN_CARD, WRONG_KIND
 from engine.records import RecordError, shown
 from engine.resarcana import events as ev
 from engine.resarcana.cards import CARDS, KIND_WORDS
@@ -203,22 +204,26 @@ def encode(action: Action) -> dict[str, Any]:
     return line
 
 
-def misfit(action: Action) -> str | None:
-    """Why an action can never be taken, whatever the state (None if it could be)."""
+def misfit(action: Action) -> tuple[str, str] | None:
+    """Why an action can never be taken, whatever the state, as (Rejection code, sentence);
+    None if it could be."""
     card = CARDS.get(action.card) if isinstance(action.card, str) else None
     if action.kind not in VERBS:
-        return f'"{action.kind}" is not an action (play, activate, buy, discard or pass)'
+        verbs = "play, activate, buy, discard or pass"
+        return UNKNOWN_ACTION, f'"{action.kind}" is not an action ({verbs})'
     if action.kind == "pass":
         return None
     if card is None:
-        return f"{action.card!r} is not a card of Res Arcana"
+        return UNKNOWN_CARD, f"{action.card!r} is not a card of Res Arcana"
     what = KIND_WORDS[card.kind]
     if action.kind in ("play", "discard") and card.kind != "artifact":
-        return f"{card.name} is {what}; only artifacts are played or discarded from hand"
+        only = "only artifacts are played or discarded from hand"
+        return WRONG_KIND, f"{card.name} is {what}; {only}"
     if action.kind == "activate" and card.power is None:
-        return f"{card.name} has no power to use"
+        return WRONG_KIND, f"{card.name} has no power to use"
     if action.kind == "buy" and card.kind not in ("place", "monument"):
-        return f"{card.name} is {what}; only places of power and monuments are bought"
+        return WRONG_KIND, f"{card.name} is {what}; only places of power and monuments are bought"
     if action.kind == "discard" and action.gain not in KINDS:
-        return "a discard gains 1 gold or 2 of one other essence (fire, life, calm or death)"
+        gains = "1 gold or 2 of one other essence (fire, life, calm or death)"
+        return BAD_PARAMS, f"a discard gains {gains}"
     return None

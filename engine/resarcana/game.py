@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.resarcana.actions import decode, encode
 from engine.resarcana.rules import apply, legal_actions
 from engine.resarcana.setup import from_record
+from engine.resarcana.state import is_terminal
 from engine.resarcana.view import result
 
 
@@ -20,6 +21,7 @@ class ResArcanaRules:
     encode_action = staticmethod(encode)
     apply = staticmethod(apply)
     legal_actions = staticmethod(legal_actions)
+    is_terminal = staticmethod(is_terminal)
     result = staticmethod(result)
 
 

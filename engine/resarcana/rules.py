@@ -10,7 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.protocol import Applied, Rejection
+from engine.protocol import (
+    GAME_OVER,
+    NOT_YOUR_TURN,
+    UNKNOWN_ACTION,
+    UNKNOWN_PLAYER,
+    Applied,
+    Rejection,
+)
 from engine.resarcana import events as ev
 from engine.resarcana.actions import (
     ACTIVATE,
@@ -150,7 +157,7 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
         index = twin.index
     kind, p, card, bit, cost, gain, vp, produces, events = PLANS[index]
     if state[FINISHED]:
-        return Rejection("game_over", "The game is over.")
+        return Rejection(GAME_OVER, "The game is over.")
     if p != state[CURRENT]:
         return _not_your_turn(state, p)
     table = state[TABLE]
@@ -335,10 +342,10 @@ def ranking(vps: tuple[int, ...]) -> tuple[int, ...]:
 def _not_your_turn(state: State, p: int) -> Rejection:
     names = state[TABLE].names
     if not 0 <= p < len(names):
-        return Rejection("no_such_player", f"There is no player {p} at this table.")
+        return Rejection(UNKNOWN_PLAYER, f"There is no player {p} at this table.")
     if state[PASSED] >> p & 1:
         return Rejection("passed", f"{names[p]} has passed this round.")
-    return Rejection("not_your_turn", f"It is {names[state[CURRENT]]}'s turn, not {names[p]}'s.")
+    return Rejection(NOT_YOUR_TURN, f"It is {names[state[CURRENT]]}'s turn, not {names[p]}'s.")
 
 
 def _not_in_hand(state: State, p: int, card: int) -> Rejection:
@@ -373,5 +380,6 @@ def _cannot_afford(state: State, p: int, card: int, cost: int, prefix: str) -> R
 def _misfit(state: State, action: Action) -> Rejection:
     players = state[TABLE].players
     if not isinstance(action.player, int) or not 0 <= action.player < players:
-        return Rejection("no_such_player", f"There is no player {action.player} at this table.")
-    return Rejection("not_an_action", (misfit(action) or "That is not an action") + ".")
+        return Rejection(UNKNOWN_PLAYER, f"There is no player {action.player} at this table.")
+    code, sentence = misfit(action) or (UNKNOWN_ACTION, "That is not an action")
+    return Rejection(code, sentence + ".")

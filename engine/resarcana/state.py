@@ -84,6 +84,11 @@ ALL_SEVENS = sum(SEVEN << shift for shift in SHIFTS)
 ALL_ABOVE_7 = sum(ABOVE_7 << shift for shift in SHIFTS)
 
 
+def is_terminal(state: State) -> bool:
+    """True once the round in which someone reached 10 VP has ended."""
+    return state[FINISHED]
+
+
 def capped_all(stocks: int) -> int:
     """All seats' stocks with every count above 7 made 7 (`purse.capped`, seat by seat)."""
     many = ((stocks & ALL_ABOVE_7) + ALL_ABOVE_7) & ALL_GUARDS

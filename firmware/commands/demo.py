@@ -158,13 +158,15 @@ def run(args: argparse.Namespace) -> int:
     from firmware.games import TableGames
     from firmware.journal import JournalError
     from firmware.tabletop import Tabletop, uid_for
+    from hardware.profile import load_profile
 
     controllers = importlib.import_module(CONTROLLERS[args.game])
+    # the full table as shipped: Res Arcana's players sit at the profile's seats
+    games = TableGames.for_profile(load_profile("full-table"), seed=args.seed)
     if args.game == "arcana":
         bot = controllers.Bot(args.seed, args.players, variant=args.variant)
     else:
-        bot = controllers.Bot(args.seed, args.players)
-    games = TableGames(seed=args.seed)
+        bot = controllers.Bot(args.seed, args.players, pads=games.seats)
     cards = sorted(games.cards(None))
     games.bindings = {uid_for(card): card for card in cards[1::2]}  # the rest carry their id
     try:

@@ -22,7 +22,7 @@ from typing import Any
 
 from PIL import Image
 
-from engine.records import split
+from engine.records import shown, split
 from firmware.games import CONTROLLERS, TableGames
 from firmware.screens import ArcanaStatusScreen, PromptScreen
 from firmware.screens.icons import LEGEND, icon
@@ -107,9 +107,10 @@ class SimTable:
     def tap(self, pad: Any, card: Any) -> Outcome:
         """Place the card's tag on the pad's reader (and take it away)."""
         if not isinstance(pad, str) or pad not in self.pads:
-            raise BadInput(f"There is no pad {pad!r} on this table (pads: {', '.join(self.pads)})")
+            pads = ", ".join(self.pads)
+            raise BadInput(f"There is no pad {shown(pad)} on this table (pads: {pads})")
         if not isinstance(card, str) or card not in self.games.cards(None):
-            raise BadInput(f"There is no card {card!r} in either game")
+            raise BadInput(f"There is no card {shown(card)} in either game")
         before = dict(self.top.companion.notices)
         self.top.tap(pad, card)
         refusal = self._new_notice(before, prefer=pad)
@@ -122,7 +123,8 @@ class SimTable:
         """Press a button (held: past its hold time; a held Undo redoes)."""
         if not isinstance(name, str) or name not in self.buttons:
             raise BadInput(
-                f"There is no button {name!r} on this table (buttons: {', '.join(self.buttons)})"
+                f"There is no button {shown(name)} on this table "
+                f"(buttons: {', '.join(self.buttons)})"
             )
         if not isinstance(held, bool):
             raise BadInput('"held" must be true or false')
@@ -160,7 +162,8 @@ class SimTable:
             raise BadInput(f"Unknown game {game!r} (games: {', '.join(GAMES)})")
         module = importlib.import_module(CONTROLLERS[game])
         options = {"variant": variant} if game == "arcana" and variant else {}
-        bot = module.Bot(seed, players, pads=self.roles, **options)
+        pads = self.games.seats if game == "res-arcana" else self.roles
+        bot = module.Bot(seed, players, pads=pads, **options)
         for step in bot.setup_steps():
             if step[0] != "tap":
                 self.press(step[1])
@@ -178,7 +181,8 @@ class SimTable:
     def screen(self, role: Any) -> Image.Image:
         """The exact frame the display driver last sent to this display."""
         if role not in self.displays:
-            raise BadInput(f"There is no display {role!r} (displays: {', '.join(self.displays)})")
+            displays = ", ".join(self.displays)
+            raise BadInput(f"There is no display {shown(role)} (displays: {displays})")
         return self.top.table.displays[role].frame()
 
     def state(self, seat: Any = None) -> dict[str, Any]:
@@ -205,6 +209,7 @@ class SimTable:
                 "profile": self.profile.description,
                 "pads": list(self.pads),
                 "roles": list(self.roles),
+                "seats": list(self.games.seats),  # Res Arcana's seat pads, seat 1 first
                 "focus": self._focus(),
                 "displays": list(self.displays),
                 "buttons": list(self.buttons),
@@ -233,15 +238,17 @@ class SimTable:
             out["result"] = views.public_result(game, companion.rules, controller_state, seat)
             out["view"] = self._engine_view(game, controller_state, seat)
             out["can_redo"] = self.top.journal.can_redo(companion.game_id)
+            # Arcana's pads are its stakes in table order; Res Arcana's are its seats.
+            pads = self.games.seats if game == "res-arcana" else self.roles
             out["table_cards"] = views.table_cards(
-                game, self.games, companion.rules, controller_state, self.roles
+                game, self.games, companion.rules, controller_state, pads
             )
             if seat is not None:
                 out["hand"] = views.hand(
-                    game, self.games, companion.rules, controller_state, self.roles, seat
+                    game, self.games, companion.rules, controller_state, pads, seat
                 )
                 out["hand"]["on_stakes"] = agents_face_up(
-                    game, self.games, controller_state, self.roles, seat
+                    game, self.games, controller_state, pads, seat
                 )
         return out
 
@@ -259,9 +266,10 @@ class SimTable:
         return ""
 
     def _pad_labels(self, game: str | None, state: Any) -> dict[str, str]:
-        """How the page names each pad, as the OLEDs do: "Stake 1".."Free trade", "Seat 1"."""
+        """How the page names each pad, as the OLEDs do: "Stake 1".."Free trade", or the
+        profile's "Seat N" (Res Arcana)."""
         if game == "res-arcana":
-            return {role: f"Seat {i + 1}" for i, role in enumerate(self.roles[:4])}
+            return {role: f"Seat {i + 1}" for i, role in enumerate(self.games.seats)}
         if game == "arcana" and state is not None:
             from firmware.controllers.arcana.seating import stake_label
 
@@ -315,8 +323,8 @@ class SimTable:
         return out
 
     def _seat_pad(self, seat: int) -> str | None:
-        if self._game() == "res-arcana" and seat < len(self.roles):
-            return self.roles[seat]
+        if self._game() == "res-arcana" and seat < len(self.games.seats):
+            return self.games.seats[seat]
         return None
 
     @staticmethod
@@ -327,7 +335,7 @@ class SimTable:
             number = -1
         if not 0 <= number < players:
             seats = f"0 to {players - 1}" if players else "none yet: no game has begun"
-            raise BadInput(f"There is no seat {seat!r} (seats: {seats})")
+            raise BadInput(f"There is no seat {shown(seat)} (seats: {seats})")
         return number
 
     @staticmethod

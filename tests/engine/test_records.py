@@ -42,6 +42,9 @@ class CountingRules:
     def legal_actions(self, state: int) -> list[int]:
         return [1, 2]
 
+    def is_terminal(self, state: int) -> bool:
+        return False  # counting never ends
+
     def result(self, state: int) -> dict[str, Any]:
         return {"game": "count", "total": state}
 

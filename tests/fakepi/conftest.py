@@ -369,6 +369,8 @@ class FakePi:
             pytest.fail(f"arcana-table {' '.join(args)} hung on the fake Pi:\n{''.join(lines)}")
         reader.join(timeout=5)
         stdout = process.stdout.read()
+        process.stdout.close()
+        process.stderr.close()
         self.at_exit = self.report()["lines"]
         self.ask("reset_lines")  # the kernel frees a dead process's lines; umockdev cannot tell
         return subprocess.CompletedProcess(args, process.returncode, stdout, "".join(lines))
@@ -395,6 +397,9 @@ class FakePi:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        for pipe in (self.process.stdin, self.process.stdout):
+            with contextlib.suppress(OSError):
+                pipe.close()
         self.log.close()
 
 

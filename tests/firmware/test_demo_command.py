@@ -53,3 +53,12 @@ def test_quiet_prints_the_screens_once_a_round_and_no_captions(capsys, game):
     assert not captions(lines)
     assert any(line.startswith("=== round ") for line in lines)
     assert lines[-1].strip() and "VP" in lines[-1]
+
+
+def test_a_demo_warns_about_nothing_it_did_not_get_wrong(capsys, caplog):
+    # The demo steps its table by hand (a scan cycle per tap on a manual clock): the gaps
+    # between those cycles are no scan period, so no "absence_s is too short" for a newcomer.
+    assert main(["demo", "--game", "arcana", "--seed", "1"]) == 0
+    assert capsys.readouterr().out
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == []
+    assert capsys.readouterr().err == ""

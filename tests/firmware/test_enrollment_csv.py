@@ -88,7 +88,7 @@ def test_undecodable_and_overlong_input_names_the_line_and_changes_nothing(
     assert enrollment.bindings() == {UID_B: "seer_orb"}
     source = tmp_path / "tags.csv"
     source.write_bytes(data)
-    state = str(tmp_path / "state")
+    state = str(tmp_path / "cli-state")  # the fixture's table still holds tmp_path / "state"
     assert cli.main(["enroll", "--game", "res-arcana", "--import", str(source), "--state-dir",
                      state]) == 2  # fmt: skip
     err = capsys.readouterr().err

@@ -115,3 +115,24 @@ def test_writers_wait_then_say_busy_in_one_sentence_touching_nothing(held, comma
         assert journal.lines(game.id) == [{"player": 0, "action": "pass"}]
         assert journal.bindings() == {}  # the refused import bound nothing
     assert files(state) == before
+
+
+def test_a_second_table_is_refused_while_one_has_the_journal_open(tmp_path):
+    """Two tables writing one journal interleave their lines, and the game no longer replays
+    at the next start (found by the red team with two `sim`s on one --state-dir): a table that
+    has the journal open keeps it for itself, between its transactions too."""
+    state = tmp_path / "state"
+    with Journal.open(state) as journal:  # a running table: open, no transaction in progress
+        game = journal.start("res-arcana", SETUP)
+        journal.append(game, {"player": 0, "action": "pass"})
+        before = files(state)
+        second = arcana_table("demo", "--state-dir", str(state), "--quiet")
+        assert second.returncode == 2, second.stdout + second.stderr
+        assert "in use by another table" in second.stderr
+        assert "Traceback" not in second.stderr
+        assert files(state) == before
+        assert len(journal.lines(game)) == 1
+        history = arcana_table("history", "--state-dir", str(state))  # readers still read
+        assert history.returncode == 0 and "in progress" in history.stdout, history.stderr
+    with Journal.open(state) as journal:  # closed: the next table gets it at once
+        assert journal.lines(game) == [{"player": 0, "action": "pass"}]

@@ -153,6 +153,21 @@ def test_bad_input_answers_400_with_the_reason_and_changes_nothing(sim, path, ra
     assert snapshot(sim) == before
 
 
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/tap", {"pad": "stake-1", "card": "x" * 60_000}),
+        ("/api/tap", {"pad": "p" * 60_000, "card": "seer_orb"}),
+        ("/api/button", {"name": "b" * 60_000}),
+    ],
+)
+def test_a_huge_unknown_name_is_not_echoed_whole(sim, path, body):
+    """A 60,000-character card id is named in the refusal cut short, as `replay` cuts it."""
+    status, answer = sim.client.post(path, body)
+    assert status == 400 and answer["error"].startswith("There is no ")
+    assert len(answer["error"]) < 300
+
+
 def test_a_get_on_an_action_is_refused(sim):
     status, answer = sim.client.get("/api/tap")
     assert (status, answer["error"]) == (405, "GET is not allowed here (use POST)")

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine.arcana import State, pending
+from engine.arcana import State, is_terminal, pending
 from engine.arcana.events import Bribed, StakeEvaluated
 from engine.arcana.scoring import fulfilled_tasks, owned, totals
 from engine.arcana.state import controllers
@@ -75,7 +75,7 @@ def empty_stake(state: State, index: int) -> EmptyStakeScreen:
 def status(table: ArcanaTable) -> Screen:
     """Round, whose turn, hands and a prompt; a question or the results when there are."""
     state = table.state
-    if state.phase == "over":
+    if is_terminal(state):
         return ending(state, table.page)
     question = table.stash_question()
     if question is not None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.arcana import RULES, Action, State, pending
 from engine.arcana.events import Bribed, GameEnded, StakeEvaluated
-from engine.protocol import Rejection
+from engine.protocol import BAD_PARAMS, Rejection
 from firmware.controllers.arcana import screens
 from firmware.controllers.base import Ask, Play, Refuse, Reply
 from firmware.screens import BribeScreen, Screen, StruggleScreen
@@ -78,7 +78,7 @@ class ArcanaTable:
 
     def stash_question(self) -> tuple[int, str] | None:
         """The (player, card) asked about "under the base?", or None."""
-        if self.state.phase == "over":
+        if RULES.is_terminal(self.state):
             return None
         for item in pending(self.state).stash:
             if item not in self.declined:
@@ -86,7 +86,7 @@ class ArcanaTable:
         return None
 
     def is_over(self) -> bool:
-        return self.state.phase == "over"
+        return RULES.is_terminal(self.state)
 
     # -- taps -----------------------------------------------------------------------------
     def tap(self, pad: str, card: str) -> Reply:
@@ -163,7 +163,7 @@ class ArcanaTable:
         outcome = RULES.apply(self.state, bare)
         if not isinstance(outcome, Rejection):
             return Play(bare)
-        if outcome.code != "bad_params":
+        if outcome.code != BAD_PARAMS:
             return Refuse(outcome.message, pad)
         effect = self.state.catalog.cards[card].effect or "none"
         possible = any(

@@ -94,7 +94,7 @@ class Bot:
         (undo and redo at the table are followed); RuntimeError otherwise.
         """
         self._follow(table)
-        if Position(self.state).finished:
+        if RULES.is_terminal(self.state):
             return []
         action = choose(self.state)
         outcome = RULES.apply(self.state, action)
@@ -141,7 +141,7 @@ def _deal(rng: random.Random, players: int) -> dict[str, Any]:
 
 def _ends_soon(state: State) -> bool:
     """Whether the greedy policy ends this game within DEMO_ROUNDS rounds."""
-    while not Position(state).finished:
+    while not RULES.is_terminal(state):
         if Position(state).round > DEMO_ROUNDS:
             return False
         state = RULES.apply(state, choose(state)).state  # type: ignore[union-attr]

@@ -1,7 +1,8 @@
 """Res Arcana's setup at the table: each player taps their mage on their own pad.
 
-Seat i is the table's pad i (`games.pads[i]`), so seats follow pad order and fill without a
-gap: a mage on a pad past the first empty seat is refused. OK starts the game once 2 to 4
+Seat i is the table's seat pad i (`games.seats[i]`: the pads the table profile names as
+seats 1..4, else the first pads in table order). Seats fill without a gap: a mage on a pad
+past the first empty seat is refused. OK starts the game once 2 to 4
 seats are taken; a fourth mage starts it at once. The start player is drawn at random (the
 rules' way), from `games.rng`, and recorded in the setup. Hands, decks and the monument
 stack stay secret: the record setup names only the players (by their mages' printed
@@ -26,14 +27,14 @@ class Seating:
     def __init__(self, games: Any) -> None:
         self.state = None
         self.rng = games.rng
-        self.pads: tuple[str, ...] = tuple(games.pads)[:MAX_SEATS]
+        self.pads: tuple[str, ...] = tuple(games.seats)[:MAX_SEATS]  # in seat order
         self.status_role: str = games.status_role
         self.mages: dict[int, str] = {}  # seat -> mage id
 
     def tap(self, pad: str, card: str) -> Reply:
         """A mage on a pad takes (or changes) that pad's seat."""
         if pad not in self.pads:
-            return Refuse(f"Res Arcana seats {MAX_SEATS} at most: use the first pads", pad)
+            return Refuse(f"This pad is no seat: sit at Seat 1 to Seat {len(self.pads)}", pad)
         found = CARDS.get(card)
         if found is None or found.kind != "mage":
             return Refuse("Tap your mage to take this seat", pad)
@@ -61,7 +62,7 @@ class Seating:
         empty = next(seat for seat in range(len(self.pads) + 1) if seat not in self.mages)
         if empty < len(self.mages):
             return Refuse(
-                f"Seat {empty + 1} is empty: fill the seats in pad order", self.status_role
+                f"Seat {empty + 1} is empty: fill the seats in order", self.status_role
             )
         return self._begin()
 

@@ -6,10 +6,10 @@
     Select, tap a card    -> discard it; Select cycles the gain
                              (1 gold, 2 fire, 2 life, 2 calm, 2 death), OK confirms.
 
-Seat i plays on the table's pad i. Whatever the engine refuses (out of turn, cannot afford,
-already used) comes back with the engine's sentence and changes nothing. Production and the
-10-VP check happen inside the engine when the last player passes; their screens stay up until
-the next tap or press.
+Seat i plays on the table's seat pad i (`games.seats[i]`, see seating.py). Whatever the
+engine refuses (out of turn, cannot afford, already used) comes back with the engine's
+sentence and changes nothing. Production and the 10-VP check happen inside the engine when
+the last player passes; their screens stay up until the next tap or press.
 """
 
 from __future__ import annotations
@@ -37,10 +37,10 @@ class ResArcanaTable:
     def __init__(self, games: Any, state: State) -> None:
         self.state = state
         self.players = Position(state).players
-        self.pads: tuple[str, ...] = tuple(games.pads)[: self.players]
+        self.pads: tuple[str, ...] = tuple(games.seats)[: self.players]  # in seat order
         if len(self.pads) < self.players:
             raise ValueError(
-                f"this table has {len(games.pads)} pads; {self.players} players need one each"
+                f"this table has {len(games.seats)} seats; {self.players} players need one each"
             )
         self.status_role: str = games.status_role
         self.mode = IDLE
@@ -80,7 +80,7 @@ class ResArcanaTable:
     def press(self, button: str, held: bool) -> Reply:
         """OK passes (or confirms a discard's gain); Select starts a discard or cycles gains."""
         self.round_end = None
-        if Position(self.state).finished:
+        if RULES.is_terminal(self.state):
             return Refuse("The game is over.", self.status_role)
         seat = Position(self.state).current
         if button == "pass" or (button == "ok" and self.mode == IDLE):
@@ -114,7 +114,7 @@ class ResArcanaTable:
         self.round_end = None
 
     def is_over(self) -> bool:
-        return Position(self.state).finished
+        return RULES.is_terminal(self.state)
 
     def screens(self) -> dict[str, Screen]:
         """Status and seat screens of the state, the prompt and a round's end."""

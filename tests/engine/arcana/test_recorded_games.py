@@ -7,19 +7,20 @@ bots shows up as a diff here.
 
 To accept an intended change, regenerate and review the diff:
 
-    ARCANA_REGENERATE_FIXTURES=1 .venv/bin/pytest tests/engine/arcana/test_recorded_games.py
+    ARCANA_REGENERATE=1 .venv/bin/pytest tests/engine/arcana/test_recorded_games.py
 
-Regenerating fails the run on purpose, so that nothing passes by accident.
+Regenerating fails the run on purpose, so that nothing passes by accident (the suite's one
+switch: `tests/support/regenerate.py`).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 
 import pytest
+from regenerate import regenerating, rewrote
 
 from engine.arcana import RULES, random_playout
 from engine.protocol import Applied, event_to_json
@@ -34,7 +35,6 @@ GAMES = {  # name -> (seed, players, variant)
     "4p_basic": (401, 4, "basic"),
     "4p_advanced": (402, 4, "advanced"),
 }
-REGENERATE = os.environ.get("ARCANA_REGENERATE_FIXTURES") == "1"
 
 
 def record_text(name: str) -> str:
@@ -64,12 +64,12 @@ def trace_text(record: str) -> str:
 def test_a_recorded_game_replays_exactly_as_recorded(name):
     record_path = FIXTURES / f"{name}.jsonl"
     trace_path = FIXTURES / f"{name}.trace.jsonl"
-    if REGENERATE:
+    if regenerating():
         FIXTURES.mkdir(exist_ok=True)
         record = record_text(name)
         record_path.write_text(record, encoding="utf-8")
         trace_path.write_text(trace_text(record), encoding="utf-8")
-        pytest.fail(f"regenerated {name}: review `git diff {FIXTURES}`, then run without the flag")
+        rewrote(f"fixtures/{name}.jsonl and {name}.trace.jsonl")
     record = record_path.read_text(encoding="utf-8")
     expected = trace_path.read_text(encoding="utf-8").splitlines()
     for want, got in zip(expected, trace_text(record).splitlines(), strict=True):

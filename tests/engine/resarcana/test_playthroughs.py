@@ -5,7 +5,7 @@ the seat to act, its legal actions, the action taken and the events, then the re
 The test replays the actions and rebuilds every line; any difference in legal actions,
 events or result fails with the first differing line.
 
-To regenerate after an intended rule change, run with RES_ARCANA_REGENERATE=1: the files
+To regenerate after an intended rule change, run with ARCANA_REGENERATE=1: the files
 are rewritten and the run fails on purpose, so a regeneration never passes unnoticed.
 Review the diff (git diff tests/engine/resarcana/playthroughs) before committing.
 """
@@ -13,10 +13,10 @@ Review the diff (git diff tests/engine/resarcana/playthroughs) before committing
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
+from regenerate import regenerating, rewrote
 
 from engine.protocol import event_to_json
 from engine.records import header, parse_header
@@ -24,7 +24,6 @@ from engine.resarcana import RULES, current_player, physical_setup
 from engine.resarcana.scenario import finished_game
 
 HERE = Path(__file__).parent / "playthroughs"
-REGENERATE = os.environ.get("RES_ARCANA_REGENERATE") == "1"
 
 # name -> (seed, players, physical play)
 GAMES = {
@@ -75,10 +74,10 @@ def stored(name: str) -> tuple[dict, list[dict], list[str]]:
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_playthrough_replays_exactly(name):
-    if REGENERATE:
+    if regenerating():
         HERE.mkdir(exist_ok=True)
         (HERE / f"{name}.jsonl").write_text("\n".join(generate(name)) + "\n", encoding="utf-8")
-        pytest.fail(f"regenerated playthroughs/{name}.jsonl; unset RES_ARCANA_REGENERATE and rerun")
+        rewrote(f"playthroughs/{name}.jsonl")
     setup, actions, expected = stored(name)
     actual = playthrough(setup, actions)
     for number, (want, got) in enumerate(zip(expected, actual, strict=True), start=1):

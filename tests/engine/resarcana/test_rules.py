@@ -206,7 +206,7 @@ def test_use_a_power_once_per_round():
 def test_use_a_power_only_of_a_card_in_front_of_you():
     state = adjust(setup_state(deal()), 1, tableau=["dragon_heart"])
     assert refused(state, 0, "activate", "dragon_heart").code == "not_in_front"
-    assert refused(state, 0, "activate", "brazier").code == "not_an_action"  # no power
+    assert refused(state, 0, "activate", "brazier").code == "wrong_kind"  # no power
 
 
 def test_buy_a_monument_the_next_hidden_one_is_turned_up():
@@ -237,7 +237,7 @@ def test_buy_a_place_its_power_is_usable_this_round():
 
 
 def test_buy_only_places_and_monuments():
-    assert refused(setup_state(deal()), 0, "buy", "seer_orb").code == "not_an_action"
+    assert refused(setup_state(deal()), 0, "buy", "seer_orb").code == "wrong_kind"
 
 
 @pytest.mark.parametrize(("gain", "expected"), [("gold", 2), ("calm", 3), ("fire", 3)])
@@ -284,7 +284,7 @@ def test_actions_only_on_your_turn():
     state = setup_state(deal())
     rejection = refused(state, 1, "pass")
     assert rejection.message == "It is Ann's turn, not Ben's."
-    assert refused(state, 5, "pass").code == "no_such_player"
+    assert refused(state, 5, "pass").code == "unknown_player"
 
 
 # Score

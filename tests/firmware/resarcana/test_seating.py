@@ -82,7 +82,7 @@ def test_seating_mistakes_are_refused_and_begin_nothing(top):
     top.tap("stake-2", "fire_mage")
     assert refused(top, "stake-2", "Fire Mage already sits at seat 1")
     top.tap("stake-4", "shadow_priest")
-    assert refused(top, "stake-4", "Res Arcana seats 4 at most: use the first pads")
+    assert refused(top, "stake-4", "This pad is no seat: sit at Seat 1 to Seat 4")
     top.press("ok")
     assert refused(top, "status", "Seat at least 2 players: each taps a mage on their pad")
     top.tap("stake-2", "shadow_priest")  # seats fill in pad order: no gap

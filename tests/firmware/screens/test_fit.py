@@ -192,7 +192,7 @@ REFUSALS = [
     "Tap the first market card of this stake",
     "Two players at least: tap your guild base",
     "No stake on this pad with 3 players",
-    "Res Arcana seats 4 at most: use the first pads",
+    "This pad is no seat: sit at Seat 1 to Seat 4",
     "Seat 3 is still empty: sit there first",
     "Tap the new card on stake 5 first",
     f"{L} is the market card of stake 5",

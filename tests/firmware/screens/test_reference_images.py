@@ -9,18 +9,17 @@ committing them.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from PIL import Image
+from regenerate import VARIABLE, regenerating, rewrote
 
 from firmware.screens import RENDERERS, SIZES, render
 from firmware.screens.gallery import EXAMPLES
 from firmware.screens.text_art import diff_art
 
 REFERENCE = Path(__file__).resolve().parent / "reference"
-REGENERATE_VARIABLE = "ARCANA_REGENERATE"
 
 
 def check_reference(image: Image.Image, path: Path, regenerate: bool) -> None:
@@ -28,11 +27,9 @@ def check_reference(image: Image.Image, path: Path, regenerate: bool) -> None:
     if regenerate:
         path.parent.mkdir(parents=True, exist_ok=True)
         image.save(path)
-        pytest.fail(
-            f"regenerated {path.name}: check the picture, then run without {REGENERATE_VARIABLE}"
-        )
+        rewrote(f"{path.name} (look at the picture)")
     if not path.exists():
-        pytest.fail(f"no reference image {path.name}; create it with {REGENERATE_VARIABLE}=1")
+        pytest.fail(f"no reference image {path.name}; create it with {VARIABLE}=1")
     with Image.open(path) as stored:
         expected = stored.convert("1")
     difference = diff_art(expected, image)
@@ -47,7 +44,7 @@ def check_reference(image: Image.Image, path: Path, regenerate: bool) -> None:
 def test_screen_matches_its_reference_image(name, size):
     image = render(EXAMPLES[name], size)
     path = REFERENCE / f"{name}_{size[0]}x{size[1]}.png"
-    check_reference(image, path, os.environ.get(REGENERATE_VARIABLE) == "1")
+    check_reference(image, path, regenerating())
 
 
 def test_the_gallery_shows_every_kind_of_screen():

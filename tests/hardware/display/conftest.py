@@ -1,19 +1,19 @@
 """Display test set-up: byte baselines (luma.oled's practice) and score images to draw.
 
 A baseline is the list of `["command", [...]]` / `["data", [...]]` calls a driver made,
-stored as JSON in `baselines/`. A missing baseline, or a run with
-ARCANA_REGENERATE_BASELINES=1, writes the file and FAILS the test on purpose: a baseline is
-accepted by reading it, never by a run that happens to pass.
+stored as JSON in `baselines/`. A missing baseline, or a run with ARCANA_REGENERATE=1 (the
+suite's one switch, `tests/support/regenerate.py`), writes the file and FAILS the test on
+purpose: a baseline is accepted by reading it, never by a run that happens to pass.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageDraw, ImageFont
+from regenerate import regenerating, rewrote
 
 BASELINES = Path(__file__).resolve().parent / "baselines"
 
@@ -22,9 +22,9 @@ BASELINES = Path(__file__).resolve().parent / "baselines"
 def baseline():
     def check(name: str, calls: list) -> None:
         path = BASELINES / f"{name}.json"
-        if os.environ.get("ARCANA_REGENERATE_BASELINES") or not path.exists():
+        if regenerating() or not path.exists():
             path.write_text(json.dumps(calls, separators=(",", ":")) + "\n", encoding="utf-8")
-            pytest.fail(f"wrote baseline {path.name}: read it, then run the tests again")
+            rewrote(f"baseline {path.name}")
         assert calls == json.loads(path.read_text(encoding="utf-8"))
 
     return check

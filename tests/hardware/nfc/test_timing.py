@@ -261,6 +261,16 @@ def test_the_scanner_says_once_when_its_measured_cycles_are_too_slow_for_absence
     ]
 
 
+def test_a_scanner_stepped_by_hand_watches_no_period(caplog):
+    _, _, reader = spi_reader(irq=True)
+    clock = Clock()
+    scanner = Scanner([reader], absence_s=0.35, clock=clock, watch_period=False)
+    for _ in range(40):  # as slow as the warning above, but the cycles are steps, not a period
+        scanner.cycle()
+        clock.now += 0.125
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]
+
+
 def test_a_uart_reader_on_the_modelled_clock_waits_in_status_poll_pauses():
     clock = ModelledClock()
     chip = EmulatedPN532()

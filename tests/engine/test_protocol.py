@@ -1,0 +1,124 @@
+"""Both engines behind `engine.protocol.Rules`: the same calls play either game to its end."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import engine.arcana
+import engine.resarcana
+from engine import protocol
+from engine.protocol import Rejection, Rules
+from engine.resarcana.actions import Action as ResAction
+
+
+def _arcana_game(seed: int) -> tuple[Any, list[Any]]:
+    played = engine.arcana.random_playout(random.Random(seed), 2 + seed % 3, record=True)
+    rules = engine.arcana.RULES
+    return rules.setup(played["setup"]), [rules.decode_action(line) for line in played["lines"]]
+
+
+def _res_arcana_game(seed: int) -> tuple[Any, list[Any]]:
+    played = engine.resarcana.random_playout(random.Random(seed), 2 + seed % 3)
+    return engine.resarcana.RULES.setup(played["setup"]), played["moves"]
+
+
+GAMES = [
+    pytest.param(engine.arcana.RULES, _arcana_game, engine.arcana.is_terminal, id="arcana"),
+    pytest.param(
+        engine.resarcana.RULES, _res_arcana_game, engine.resarcana.is_terminal, id="res-arcana"
+    ),
+]
+
+
+def _walk(rules: Rules[Any, Any], state: Any, moves: list[Any]) -> list[bool]:
+    """`is_terminal` before every move and after the last, through the protocol alone."""
+    seen = []
+    for action in moves:
+        seen.append(rules.is_terminal(state))
+        outcome = rules.apply(state, action)
+        assert not isinstance(outcome, Rejection), outcome.message
+        state = outcome.state
+    seen.append(rules.is_terminal(state))
+    return seen
+
+
+@pytest.mark.parametrize(("rules", "game", "module_is_terminal"), GAMES)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_is_terminal_is_false_until_the_last_action_and_true_after_it(
+    rules, game, module_is_terminal, seed
+):
+    state, moves = game(seed)
+    assert moves, "a playout plays at least one action"
+    assert _walk(rules, state, moves) == [False] * len(moves) + [True]
+    assert not module_is_terminal(state)
+
+
+@pytest.mark.parametrize(("rules", "game", "module_is_terminal"), GAMES)
+def test_a_terminal_state_has_no_legal_action_and_refuses_the_last_one_again(
+    rules, game, module_is_terminal
+):
+    state, moves = game(4)
+    for action in moves:
+        state = rules.apply(state, action).state
+    assert rules.is_terminal(state) and module_is_terminal(state)
+    assert rules.legal_actions(state) == []
+    again = rules.apply(state, moves[-1])
+    assert isinstance(again, Rejection) and again.code == protocol.GAME_OVER
+    assert rules.result(state)["winners"]
+
+
+TWO_PLAYERS = 3  # a seed for which both game builders above seat two players
+
+
+def _other(seat: int) -> int:
+    return 1 - seat
+
+
+# The same refusal in both games, as (code, an Arcana action, a Res Arcana action), each made
+# from the first legal action `a` of a new two-player game (seat `a.player` to play).
+SHARED = [
+    (
+        protocol.NOT_YOUR_TURN,
+        lambda a: a._replace(player=_other(a.player)),
+        lambda a: ResAction(_other(a.player), "pass"),
+    ),
+    (protocol.UNKNOWN_PLAYER, lambda a: a._replace(player=7), lambda a: ResAction(7, "pass")),
+    (
+        protocol.UNKNOWN_ACTION,
+        lambda a: a._replace(kind="juggle"),
+        lambda a: ResAction(a.player, "juggle"),
+    ),
+    (
+        protocol.UNKNOWN_CARD,
+        lambda a: a._replace(card="no_card"),
+        lambda a: ResAction(a.player, "play", "no_card"),
+    ),
+    (
+        protocol.WRONG_KIND,
+        lambda a: a._replace(kind="location"),  # an agent played as a location
+        lambda a: ResAction(a.player, "buy", "seer_orb"),  # an artifact bought like a place
+    ),
+]
+
+
+@pytest.mark.parametrize(("code", "arcana", "res_arcana"), SHARED, ids=[s[0] for s in SHARED])
+def test_both_games_refuse_the_same_thing_with_the_same_code(code, arcana, res_arcana):
+    for rules, game, make in (
+        (engine.arcana.RULES, _arcana_game, arcana),
+        (engine.resarcana.RULES, _res_arcana_game, res_arcana),
+    ):
+        state, _ = game(TWO_PLAYERS)
+        first = rules.legal_actions(state)[0]
+        assert first.kind != "reveal" and first.player in (0, 1)
+        refused = rules.apply(state, make(first))
+        assert isinstance(refused, Rejection), rules.name
+        assert (rules.name, refused.code) == (rules.name, code)
+        assert refused.message  # and a sentence for the screen
+
+
+def test_the_shared_codes_are_distinct_words():
+    codes = [protocol.GAME_OVER, protocol.BAD_PARAMS, *(s[0] for s in SHARED)]
+    assert len(set(codes)) == len(codes) and all(c.isidentifier() for c in codes)
