@@ -211,6 +211,7 @@ def test_rule_5_no_card_in_any_hand_at_a_round_start_ends_the_game(game):
     assert result["winners"] == ["Ann", "Ben"]  # 0 VP each: a shared win
     (ended,) = g.of_kind("game_ended")
     assert ended.reason == "no_cards"
+    assert g.state.turn is None  # nobody's turn once the game is over
 
 
 def test_rule_6_a_won_stake_awaits_its_reveal_and_accepts_only_an_unseen_market_card(game):
@@ -332,12 +333,25 @@ def test_rule_8_a_bribe_that_reaches_the_agents_financial_value_takes_it_at_once
     assert g.state.stakes[0].agents[1] == (("ferrymen_agent_2", False),)
 
 
+def test_rule_10_a_card_bribed_mid_round_goes_under_the_base_and_the_hand_stays_as_it_is(game):
+    g = game(changes={"blades_agent_1": {"arcana": {"financial": 2}}}, variant="advanced")
+    g.do(0, "agent", "blades_agent_1", stake=0)
+    g.do(1, "agent", "ferrymen_agent_1", stake=0)
+    g.do(0, "bribe", "blades_relic", stake=0)
+    hands = g.state.hand
+    (stashed,) = g.do(0, "stash", "m_agent_01")
+    assert (stashed.player, stashed.card) == (0, "m_agent_01")
+    assert g.state.hand == hands  # the round had begun: its hands are not dealt again
+    assert "m_agent_01" in g.state.under_base[0]
+
+
 def test_rule_8_a_failed_bribe_returns_the_relic_and_changes_nothing_else(game):
     g = game()
     g.do(0, "agent", "blades_agent_1", stake=0)
     g.do(1, "discard", "ferrymen_agent_1")
     (bribe,) = g.do(0, "bribe", "blades_relic", stake=0)
     assert (bribe.bribe_value, bribe.needed, bribe.success, bribe.won) == (3, 4, False, ())
+    assert (bribe.sent_home, bribe.militia_returned) == (((), ()), ())  # nobody sent home
     assert g.state.stakes[0].market == "m_agent_01"
     assert g.state.stakes[0].agents[0] == (("blades_agent_1", False),)  # turned face up
     assert "blades_relic" in g.state.possession[0] and not g.state.reveals
@@ -480,15 +494,23 @@ def test_rule_10_a_won_card_may_go_under_the_base_before_the_next_player_action(
     g = game(changes=TWO_POLITICAL, variant="advanced")
     german_example(g, reveal=False)
     assert pending(g.state).stash == ((0, "m_agent_05"),)
-    assert g.refuse(1, "stash", "m_agent_05").code == "not_stashable"
-    g.do(0, "stash", "m_agent_05")  # before the reveal is fine too
+    refused = g.refuse(1, "stash", "m_agent_05")
+    assert refused.code == "not_stashable"
+    assert refused.message == (
+        "Only a card you won since the last player action can go under your base"
+    )
+    (stashed,) = g.do(0, "stash", "m_agent_05")  # before the reveal is fine too
+    assert (stashed.player, stashed.card) == (0, "m_agent_05")
+    assert g.refuse(0, "stash", "m_agent_05").code == "not_stashable"  # once only
     g.do(None, "reveal", "m_agent_20", stake=4)
     result = g.result["players"][0]
     assert result["under_base"] == ["m_agent_05"] and "m_agent_05" in result["owned"]
     assert result["vp"] == 3 and "m_agent_05" not in g.state.possession[0]
     basic = game(changes=TWO_POLITICAL)
     german_example(basic)
-    assert basic.refuse(0, "stash", "m_agent_05").code == "advanced_only"
+    refused = basic.refuse(0, "stash", "m_agent_05")
+    assert refused.code == "advanced_only"
+    assert refused.message == "Putting cards under the base belongs to the advanced game"
 
 
 def test_rule_10_a_card_stashed_before_the_next_rounds_first_action_is_not_in_its_hand(game):
@@ -528,6 +550,10 @@ def test_rule_10_tasks_score_only_at_the_game_end(game):
     (ended,) = [e for e in g.do(None, "reveal", "game_end", stake=4) if e.kind == "game_ended"]
     assert ended.tasks_fulfilled == (("task_11", "task_12"), ())
     assert g.result["players"][0]["vp"] == 15 and ended.totals == (15, 0)
+    assert (ended.round, ended.reason, ended.card_vp, ended.task_vp) == (
+        g.state.round, "game_end_card", (3, 0), (12, 0),
+    )  # fmt: skip
+    assert ended.winners == (0,)
 
 
 def test_rule_11_scoring_counts_cards_wherever_they_lie_and_shares_equal_totals(game):
