@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from engine.records import shown
+from engine.records import MAX_DIGITS, shown
 
 ARCANA = ("military", "political", "spiritual", "financial")
 KINDS = ("base", "agent", "location", "relic", "game_end", "militia", "task")
@@ -47,6 +47,7 @@ MAX_DEPTH = 8  # cards -> card -> arcana -> value is 4 levels
 # The keys each table of a catalog may have; any other is a typo to point out.
 CATALOG_KEYS = ("name", "guilds", "cards")
 GUILD_KEYS = ("name", "tie_arcanum")
+LARGEST = 10**MAX_DIGITS - 1  # a catalog rides inline in records, which hold no longer number
 CARD_KEYS = ("id", "kind", "vp", "name", "guild", "main", "fief", "arcana", "effect", "count")
 CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
 
@@ -257,6 +258,9 @@ def _parse_guilds(raw: Any, problems: list[str]) -> dict[str, Guild]:
         if not isinstance(label, str) or not label:
             problems.append(f"[guilds.{gid}] name: a guild's name must be text, not {shown(label)}")
             label = gid
+        twin = next((g.id for g in guilds.values() if g.name.casefold() == label.casefold()), None)
+        if twin is not None:
+            problems.append(f'[guilds.{gid}] name: "{label}" is the name of guild "{twin}" too')
         guilds[gid] = Guild(gid, label, tie)
     return guilds
 
@@ -273,6 +277,9 @@ def _parse_card(
         return None
     if not isinstance(cid, str):
         problems.append(f"card {number}: id must be text, not {shown(cid)}")
+        return None
+    if not cid.isprintable() or cid != cid.strip():
+        problems.append(f"card {number}: id {shown(cid)} has a control character or edge space")
         return None
     where = f'card "{cid}"'
     _unknown_keys(raw, CARD_KEYS, f"{where}: ", problems)
@@ -347,6 +354,9 @@ def _count(raw: dict, key: str, where: str, problems: list[str], minimum: int = 
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         problems.append(f"{where}: {key} must be a whole number >= {minimum}, not {shown(value)}")
         return minimum
+    if value > LARGEST:
+        problems.append(f"{where}: {key} is {shown(value)}, more than a record holds ({LARGEST})")
+        return minimum
     return value
 
 
@@ -364,9 +374,10 @@ def _parse_arcana(raw: Any, where: str, problems: list[str]) -> dict[str, int]:
         if value is None:
             problems.append(f"{where}: missing value for arcana.{arcanum}")
             value = 0
-        elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        elif isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= LARGEST:
             problems.append(
-                f"{where}: arcana.{arcanum} must be a whole number >= 0, not {shown(value)}"
+                f"{where}: arcana.{arcanum} must be a whole number from 0 to {LARGEST}, "
+                f"not {shown(value)}"
             )
             value = 0
         values[arcanum] = value

@@ -182,6 +182,14 @@ def test_a_loaded_catalog_does_not_change_with_the_callers_object(test_catalog):
         (lambda c: card(c, "m_agent_07").update(id=7), "card 55: id must be text, not 7"),
         (lambda c: card(c, "m_agent_07").update(vp=[[[[[[[[[1]]]]]]]]]),
          "cards[54].vp[0][0][0][0][0][0]: nested deeper than 8 levels"),
+        (lambda c: card(c, "m_agent_07").update(vp=10**20),
+         'card "m_agent_07": vp is 100000000000000000000, more than a record holds'),
+        (lambda c: card(c, "m_agent_07")["arcana"].update(military=10**16),
+         'card "m_agent_07": arcana.military must be a whole number from 0 to 999999999999999'),
+        (lambda c: card(c, "m_agent_07").update(id="m_agent\u0007x"),
+         "card 55: id 'm_agent\\x07x' has a control character or edge space"),
+        (lambda c: c["guilds"]["thieves"].update(name="blades"),
+         '[guilds.thieves] name: "blades" is the name of guild "blades" too'),
     ],
 )  # fmt: skip
 def test_unknown_keys_and_wrong_types_are_errors_naming_the_place(test_catalog, change, expected):
