@@ -258,12 +258,10 @@ class Companion:
             self.controller.reset_prompt()
             self._refuse(outcome.message, pad)
             return
-        result = self.rules.result(outcome.state)
-        ends = result.get("finished") is True
+        ends = self.rules.is_terminal(outcome.state)
+        result = self.rules.result(outcome.state) if ends else None  # the last move only
         if not self._journalled(
-            lambda: self.journal.append(
-                self.game_id, self.rules.encode_action(action), result if ends else None
-            )
+            lambda: self.journal.append(self.game_id, self.rules.encode_action(action), result)
         ):
             self.controller.reset_prompt()
             return
@@ -339,9 +337,9 @@ class Companion:
             outcome = self.rules.apply(self.controller.state, self.rules.decode_action(line))
         except RecordError:
             outcome = None  # _open_game says why once the line is back
-        if outcome is not None and not isinstance(outcome, Rejection):
+        applied = outcome is not None and not isinstance(outcome, Rejection)
+        if applied and self.rules.is_terminal(outcome.state):
             result = self.rules.result(outcome.state)
-            result = result if result.get("finished") is True else None
         return self.journal.redo(self.game_id, result)
 
     # -- feedback -------------------------------------------------------------------------
