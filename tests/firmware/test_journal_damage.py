@@ -4,13 +4,12 @@ Readers refuse a damaged journal in one sentence and rename nothing."""
 
 from __future__ import annotations
 
-import os
-import socket
 import sqlite3
 import subprocess
 import sys
 
 import pytest
+from service import messages_until, start_service
 
 from firmware.journal import FILENAME, Journal
 
@@ -97,21 +96,9 @@ def test_a_writer_sets_it_aside_says_so_on_stderr_and_history_lists_it(damaged, 
 
 def test_run_says_it_in_the_log_and_in_systemd_status(damaged, tmp_path):
     state, _, _ = damaged
-    address = str(tmp_path / "notify.sock")
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    listener.bind(address)
-    listener.settimeout(30)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "firmware", "run", "--emulated", "--state-dir", str(state)],
-        env=dict(os.environ, NOTIFY_SOCKET=address),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process, listener = start_service(tmp_path, state=state, timeout_s=30)
     try:
-        ready = listener.recv(4096).decode()
-        while "READY=1" not in ready.split("\n"):
-            ready = listener.recv(4096).decode()
+        ready = messages_until(listener, "READY=1")[-1]
         process.terminate()
         _, log = process.communicate(timeout=10)
     finally:

@@ -10,12 +10,12 @@ the table itself (as `sim` and `run` start it), `run --emulated` with its system
 from __future__ import annotations
 
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
 
 import pytest
+from service import messages_until, start_service
 
 from firmware.games import TableGames
 from firmware.journal import FILENAME, Journal
@@ -175,21 +175,9 @@ def test_run_starts_and_tells_the_log_and_systemd_status(tmp_path, kind):
     with db:
         db.execute(sql.replace("= 2", f"= {game}"))  # the only game: number 1
     db.close()
-    address = str(tmp_path / "notify.sock")
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    listener.bind(address)
-    listener.settimeout(30)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "firmware", "run", "--emulated", "--state-dir", str(state)],
-        env=dict(os.environ, NOTIFY_SOCKET=address),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process, listener = start_service(tmp_path, state=state, timeout_s=30)
     try:
-        ready = listener.recv(4096).decode()
-        while "READY=1" not in ready.split("\n"):
-            ready = listener.recv(4096).decode()
+        ready = messages_until(listener, "READY=1")[-1]
         process.terminate()
         _, log = process.communicate(timeout=10)
     finally:

@@ -3,48 +3,14 @@ SIGTERM within the unit's budget, and leaves the journal where a restart resumes
 
 from __future__ import annotations
 
-import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 
+from service import messages_until, start_service
+
 from firmware.journal import Journal
-
-
-def start_service(tmp_path, *extra: str) -> tuple[subprocess.Popen, socket.socket]:
-    address = str(tmp_path / "notify.sock")
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    listener.bind(address)
-    listener.settimeout(20)
-    env = dict(os.environ, NOTIFY_SOCKET=address)
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "firmware",
-            "run",
-            "--emulated",
-            "--state-dir",
-            str(tmp_path / "state"),
-            *extra,
-        ],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    return process, listener
-
-
-def messages_until(listener: socket.socket, wanted: str) -> list[str]:
-    seen = []
-    while True:
-        message = listener.recv(4096).decode()
-        seen.append(message)
-        if wanted in message.split("\n"):
-            return seen
 
 
 def test_ready_then_sigterm_stops_cleanly_and_says_saved(tmp_path):
