@@ -16,7 +16,17 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from twins import Twins, agent_twins, examples, next_move, reveals, seating_steps, table_steps
+from twins import (
+    AGENT_TWINS,
+    TASK_TWINS,
+    Twins,
+    agent_twins,
+    examples,
+    next_move,
+    reveals,
+    seating_steps,
+    table_steps,
+)
 from twins import task_twins as make_task_twins
 
 from engine.arcana import RULES, State, decode_action, encode_action
@@ -135,13 +145,7 @@ class Pair:
 
 
 @SETTINGS
-@given(
-    seed=st.integers(0, 2**32),
-    players=st.sampled_from([2, 3, 4]),
-    variant=st.sampled_from(["basic", "advanced"]),
-    warmup=st.integers(0, 40),
-    picks=PICKS,
-)
+@given(**AGENT_TWINS, picks=PICKS)
 def test_which_agent_lies_face_down_cannot_be_told_at_the_table(
     tmp_path_factory, seed, players, variant, warmup, picks
 ):
@@ -159,7 +163,7 @@ def test_which_agent_lies_face_down_cannot_be_told_at_the_table(
 
 
 @SETTINGS
-@given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 3, 4]), picks=PICKS)
+@given(**TASK_TWINS, picks=PICKS)
 def test_which_tasks_were_kept_cannot_be_told_at_the_table(tmp_path_factory, seed, players, picks):
     twins = make_task_twins(seed, players)
     pair = Pair(tmp_path_factory.mktemp("twins"), twins, journalled=False)

@@ -19,6 +19,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from twins import (
+    AGENT_TWINS,
+    TASK_TWINS,
     Twins,
     agent_twins,
     examples,
@@ -165,13 +167,7 @@ class Pair:
 
 
 @SETTINGS
-@given(
-    seed=st.integers(0, 2**32),
-    players=st.sampled_from([2, 3, 4]),
-    variant=st.sampled_from(["basic", "advanced"]),
-    warmup=st.integers(0, 40),
-    picks=PICKS,
-)
+@given(**AGENT_TWINS, picks=PICKS)
 def test_which_agent_lies_face_down_cannot_be_told_over_http(
     tmp_path_factory, seed, players, variant, warmup, picks
 ):
@@ -190,7 +186,7 @@ def test_which_agent_lies_face_down_cannot_be_told_over_http(
 
 
 @SETTINGS
-@given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 3, 4]), picks=PICKS)
+@given(**TASK_TWINS, picks=PICKS)
 def test_which_tasks_were_kept_cannot_be_told_over_http(tmp_path_factory, seed, players, picks):
     twins = task_twins(seed, players)
     pair = Pair(tmp_path_factory.mktemp("twins"), twins, journalled=False)

@@ -24,6 +24,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from hypothesis import strategies as st
+
 from engine.arcana import (
     RULES,
     Action,
@@ -44,6 +46,16 @@ SCALE = max(1, int(os.environ.get("ARCANA_FUZZ_SCALE", "1")))
 CATALOG = load_catalog("sample")
 CARDS = sorted(CATALOG.cards)
 MOVES = ("act",) * 5 + ("undo",) * 2 + ("redo",) * 2 + ("stray",)
+
+
+# The twins' draws, shared by the engine, table and HTTP tests: `@given(**AGENT_TWINS, picks=...)`.
+AGENT_TWINS = {
+    "seed": st.integers(0, 2**32),
+    "players": st.sampled_from([2, 3, 4]),
+    "variant": st.sampled_from(["basic", "advanced"]),
+    "warmup": st.integers(0, 40),
+}
+TASK_TWINS = {"seed": st.integers(0, 2**32), "players": st.sampled_from([2, 3, 4])}
 
 
 def examples(default: int) -> int:

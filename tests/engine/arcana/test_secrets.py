@@ -13,7 +13,16 @@ import json
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from twins import Twins, agent_twins, examples, next_move, reveals, task_twins
+from twins import (
+    AGENT_TWINS,
+    TASK_TWINS,
+    Twins,
+    agent_twins,
+    examples,
+    next_move,
+    reveals,
+    task_twins,
+)
 
 from engine.arcana import (
     RULES,
@@ -121,13 +130,7 @@ def drive(twins: Twins, picks: list[int]) -> int:
 
 
 @SETTINGS
-@given(
-    seed=st.integers(0, 2**32),
-    players=st.sampled_from([2, 3, 4]),
-    variant=st.sampled_from(["basic", "advanced"]),
-    warmup=st.integers(0, 40),
-    picks=PICKS,
-)
+@given(**AGENT_TWINS, picks=PICKS)
 def test_which_agent_lies_face_down_cannot_be_told(seed, players, variant, warmup, picks):
     twins = agent_twins(seed, players, variant, warmup)
     if twins is None:
@@ -140,7 +143,7 @@ def test_which_agent_lies_face_down_cannot_be_told(seed, players, variant, warmu
 
 
 @SETTINGS
-@given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 3, 4]), picks=PICKS)
+@given(**TASK_TWINS, picks=PICKS)
 def test_which_tasks_were_kept_cannot_be_told(seed, players, picks):
     twins = task_twins(seed, players)
     state_a, state_b = twins.states()
