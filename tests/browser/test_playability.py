@@ -63,8 +63,11 @@ def test_hand_cards_show_the_values_printed_on_them_and_the_legend_explains_the_
 def test_res_arcana_cards_show_cost_production_and_power(page_table):
     page_table.table.set_up("res-arcana", 2, seed=1)
     reload(page_table)
-    page_table.choose_seat(0)
-    cards = page_table.api_state(0)["hand"]["cards"]
+    # the start player is drawn at random: look at the hand of a seat that holds a producer
+    hands = {seat: page_table.api_state(seat)["hand"]["cards"] for seat in (0, 1)}
+    seat = next(s for s, cards in hands.items() if any(c["face"]["produces"] for c in cards))
+    cards = hands[seat]
+    page_table.choose_seat(seat)
     producer = next(card for card in cards if card["face"]["produces"])
     shown = page_table.page.locator(f'#hand [data-card="{producer["id"]}"] .card-face')
     produced = producer["face"]["produces"]
