@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.commands.refusal import refuse
+from firmware.errors import FirmwareError
 
 CONTROLLERS = {
     "arcana": "firmware.controllers.arcana",
@@ -45,7 +46,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-class JournalStopped(Exception):
+class JournalStopped(FirmwareError):
     """The journal refused a write: the demo cannot go on (one sentence, exit 1)."""
 
 
