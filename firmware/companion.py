@@ -2,7 +2,9 @@
 
 Taps, presses and device news arrive as events (`firmware.events`); for each, the
 companion asks the controller what it means, applies an action through the engine,
-appends it to the journal *before* acknowledging, and redraws the screens.
+appends it to the journal *before* acknowledging, and redraws the screens (what they show
+is `firmware.drawing`'s: the companion hands it screen models, `Notice`s and the `Device`s in
+trouble).
 
     companion = Companion(table_displays, journal, games, buzzer=buzzer)
     companion.start()            # resume an unfinished game, or begin the setup
