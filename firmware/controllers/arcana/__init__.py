@@ -20,8 +20,8 @@ from firmware.controllers.arcana.bot import (
     perform,
     play_demo_game,
 )
+from firmware.controllers.arcana.controller import ArcanaTable
 from firmware.controllers.arcana.seating import ArcanaSeating
-from firmware.controllers.arcana.table import ArcanaTable
 
 
 def setup_controller(games: Any, variant: str | None) -> ArcanaSeating:

@@ -12,8 +12,8 @@ from typing import Any
 
 from engine.resarcana import RULES
 from firmware.controllers.resarcana.bot import Bot, Step, play_demo_game
+from firmware.controllers.resarcana.controller import GAINS, ResArcanaTable
 from firmware.controllers.resarcana.seating import Seating
-from firmware.controllers.resarcana.turns import GAINS, ResArcanaTable
 
 __all__ = [
     "GAINS",

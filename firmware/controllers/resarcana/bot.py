@@ -19,8 +19,8 @@ from engine.resarcana import CARDS, RULES, Action, Position, State, random_setup
 from engine.resarcana.essences import KINDS
 from engine.resarcana.essences import Essences as Stock
 from firmware.controllers.chooser import GAMES
+from firmware.controllers.resarcana.screens import GAINS
 from firmware.controllers.resarcana.seating import MAX_SEATS, seating_record
-from firmware.controllers.resarcana.turns import GAINS
 
 FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
 CHOOSE_RES_ARCANA = [game for game, _ in GAMES].index("res-arcana")  # Selects from the first
