@@ -26,7 +26,6 @@ from engine.resarcana.actions import (
     BUY_OF,
     DISCARD,
     DISCARDS_OF,
-    MAX_PLAYERS,
     PASS,
     PASS_OF,
     PLANS,
@@ -54,6 +53,7 @@ from engine.resarcana.state import (
     FIRST,
     HAND,
     HAND_SIZE,
+    MAX_PLAYERS,
     MONUMENT_BITS,
     ORDER,
     OUT,
@@ -72,6 +72,7 @@ from engine.resarcana.state import (
     TOKENS,
     USED,
     VP_TO_END,
+    Memo,
     Position,
     State,
     buyable,
@@ -83,20 +84,8 @@ from engine.resarcana.state import (
 _MANY_SHIFT = WIDTH - 1  # from a field's guard bit down to its lowest bit (purse.capped)
 
 
-class _Memo(dict):
-    """key -> make(key), computed on first use: things that repeat game after game."""
-
-    def __init__(self, make: Callable[[Any], Any]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: Any) -> Any:
-        value = self[key] = self.make(key)
-        return value
-
-
-def _seat_memo(make: Callable[[int, int], tuple[Action, ...]]) -> list[_Memo]:
-    return [_Memo(lambda mask, p=p: make(p, mask)) for p in range(MAX_PLAYERS)]
+def _seat_memo(make: Callable[[int, int], tuple[Action, ...]]) -> list[Memo]:
+    return [Memo(lambda mask, p=p: make(p, mask)) for p in range(MAX_PLAYERS)]
 
 
 # Per seat, a mask -> the actions it allows, in card order; a game meets few masks.
@@ -286,16 +275,16 @@ PASS_EVENTS = [
         }
         for first in (0, 1)
     ]
-    for p in range(4)
+    for p in range(MAX_PLAYERS)
 ]
 
 
-ROUND_ENDED = _Memo(ev.RoundEnded)
+ROUND_ENDED = Memo(ev.RoundEnded)
 # [start player][round ending] -> (RoundEnded, RoundStarted of the next round): the two
 # events every round end but the last has, built once.
 TURN_OF_ROUND = [
-    _Memo(lambda now, start=start: (ROUND_ENDED[now], ev.RoundStarted(now + 1, start)))
-    for start in range(4)
+    Memo(lambda now, start=start: (ROUND_ENDED[now], ev.RoundStarted(now + 1, start)))
+    for start in range(MAX_PLAYERS)
 ]
 
 

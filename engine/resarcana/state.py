@@ -17,6 +17,7 @@ What never changes during a game (names, mages, the monument order) lives in one
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +34,24 @@ from engine.resarcana.essences import (
 )
 from engine.resarcana.events import Produced
 from engine.resarcana.purse import ABOVE_7, LARGEST, SEVEN
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4  # [1]: the only definition; the rest of the tree imports it
+PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+
+
+class Memo(dict):
+    """key -> make(key), computed on first use and kept: things that repeat game after game.
+
+    The engine's one memo: a hit is a plain dict look-up, `make` runs on a miss only."""
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.make(key)
+        return value
+
 
 # Every card that can lie on the table, in bit order.
 ORDER: tuple[Card, ...] = ARTIFACTS + PLACES + MONUMENTS
@@ -77,7 +96,7 @@ State = tuple  # the flat layout above
 # a refused payment is never stored, so what it did to the seats above does not matter).
 SEAT_SHIFT = WIDTH * len(KINDS)
 SEAT_FIELD = (1 << SEAT_SHIFT) - 1
-SHIFTS = tuple(SEAT_SHIFT * q for q in range(4))
+SHIFTS = tuple(SEAT_SHIFT * q for q in range(MAX_PLAYERS))
 ALL_GUARDS = sum(GUARD << shift for shift in SHIFTS)
 ALL_NEAR_CAP = sum(NEAR_CAP << shift for shift in SHIFTS)
 ALL_SEVENS = sum(SEVEN << shift for shift in SHIFTS)
@@ -133,7 +152,7 @@ def _next_seats(players: int) -> tuple[tuple[int, ...], ...]:
     return tuple(rows)
 
 
-NEXT_SEATS = {players: _next_seats(players) for players in (2, 3, 4)}
+NEXT_SEATS = {players: _next_seats(players) for players in PLAYER_COUNTS}
 
 
 def production(mage: int, tableau: int) -> int:
@@ -141,20 +160,12 @@ def production(mage: int, tableau: int) -> int:
     return MAGE_PRODUCTION[mage] + sum(PRODUCTION[i] for i in cards_in(tableau))
 
 
-class _ProducedEvents(dict):
-    """packed production -> the seat's Produced event; a seat meets few distinct amounts."""
-
-    def __init__(self, seat: int) -> None:
-        super().__init__()
-        self.seat = seat
-
-    def __missing__(self, produced: int) -> Any:
-        found = self[produced] = Produced(self.seat, essences(produced))
-        return found
-
-
-# [seat]: shared by every game.
-PRODUCED_EVENTS = [_ProducedEvents(seat) for seat in range(4)]
+# [seat][packed production] -> the seat's Produced event; a seat meets few distinct amounts.
+# Shared by every game.
+PRODUCED_EVENTS = [
+    Memo(lambda produced, seat=seat: Produced(seat, essences(produced)))
+    for seat in range(MAX_PLAYERS)
+]
 
 
 def produced_events(produces: int, players: int) -> tuple[Any, ...]:
@@ -162,17 +173,12 @@ def produced_events(produces: int, players: int) -> tuple[Any, ...]:
     return tuple(PRODUCED_EVENTS[q][stock_of(produces, q)] for q in range(players))
 
 
-class _UpPrefix(dict):
-    """monument order -> [b]: mask of the monuments turned up once b have been bought."""
-
-    def __missing__(self, order: tuple[int, ...]) -> tuple[int, ...]:
-        found = self[order] = tuple(
-            sum(1 << i for i in order[: FACE_UP + b]) for b in range(len(order) + 1)
-        )
-        return found
+def _up_prefix(order: tuple[int, ...]) -> tuple[int, ...]:
+    """[b]: mask of the monuments turned up once b have been bought."""
+    return tuple(sum(1 << i for i in order[: FACE_UP + b]) for b in range(len(order) + 1))
 
 
-UP_PREFIX = _UpPrefix()
+UP_PREFIX = Memo(_up_prefix)  # monument order -> _up_prefix(order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,19 +338,15 @@ def buyable(table: Table, out: int) -> int:
 ONE_EACH = pack([1] * 5)
 
 
-class _FirstStocks(dict):
-    """mages -> the STOCKS, CAPPED, PRODUCES, PRODUCED fields of a first state: one of each
-    essence, and an empty tableau (the mage alone produces). 60 seatings of mages at most."""
-
-    def __missing__(self, mages: tuple[int, ...]) -> tuple[int, int, int, tuple[Any, ...]]:
-        stocks = sum(ONE_EACH << SHIFTS[q] for q in range(len(mages)))
-        produces = sum(MAGE_PRODUCTION[mage] << SHIFTS[q] for q, mage in enumerate(mages))
-        events = produced_events(produces, len(mages))
-        found = self[mages] = (stocks, capped_all(stocks), produces, events)
-        return found
+def _first_stocks(mages: tuple[int, ...]) -> tuple[int, int, int, tuple[Any, ...]]:
+    """The STOCKS, CAPPED, PRODUCES, PRODUCED fields of a first state: one of each essence
+    [2], and an empty tableau (the mage alone produces)."""
+    stocks = sum(ONE_EACH << SHIFTS[q] for q in range(len(mages)))
+    produces = sum(MAGE_PRODUCTION[mage] << SHIFTS[q] for q, mage in enumerate(mages))
+    return (stocks, capped_all(stocks), produces, produced_events(produces, len(mages)))
 
 
-FIRST_STOCKS = _FirstStocks()
+FIRST_STOCKS = Memo(_first_stocks)  # mages -> _first_stocks(mages); 60 seatings at most
 
 
 def initial(
