@@ -67,24 +67,58 @@ CARD_VP: tuple[int, ...] = tuple(card.vp for card in ORDER)
 FACE_UP = 2  # monuments face up at a time
 VP_TO_END = 10
 
-# Global fields: round, seat to act, start player, first to pass (-1: nobody yet), passed
-# (mask of seats), finished, used (cards turned this round), out (cards in a tableau or
-# discarded), buyable (places left and face-up monuments; with an unknown stack every
-# monument not yet bought), best (the highest VP at the table), table (the fixed `Table`),
-# stocks (every seat's essences, see SEAT_SHIFT), capped (the same with every count above 7
-# made 7: what `purse.REACH` is keyed by, kept up to date with the stocks so that listing
-# a seat's legal actions looks its masks up with one shift), produces (what every seat's mage and
-# tableau produce at the start of a round, packed the same way; kept up to date as cards
-# join a tableau, so a round end adds it to the stocks and never sums a tableau), produced
-# (the `Produced` event of each seat for that production, kept up to date with it).
-ROUND, CURRENT, START, FIRST, PASSED, FINISHED, USED, OUT, BUYABLE, BEST, TABLE = range(11)
-STOCKS, CAPPED, PRODUCES, PRODUCED = range(11, 15)
-G = 15
-# Fields of a seat's block: VP tokens, VP (places + monuments + tokens), hand (mask; 0 when
-# unknown), hand size, deck (tuple of card indices, top first; () when unknown), deck size,
-# tableau (mask).
-TOKENS, SCORE, HAND, HAND_SIZE, DECK, DECK_SIZE, TABLEAU = range(7)
-W = 7
+# The layout, one field per line. Offsets derive from the order of these tuples (the
+# unpacking below fails if a name is added on one side only; tests/engine/resarcana/
+# test_layout.py checks each name's index against its place here).
+GLOBALS = (
+    "ROUND",  # the round, from 1 [3]
+    "CURRENT",  # the seat to act [4]
+    "START",  # the start player of this round [4]
+    "FIRST",  # the first to pass this round, -1: nobody yet; starts the next round [10]
+    "PASSED",  # mask of the seats that have passed this round [4]
+    "FINISHED",  # True once the game is over [5]
+    "USED",  # mask of the cards turned this round [7]
+    "OUT",  # mask of the cards in a tableau or discarded
+    "BUYABLE",  # mask of the places left and the face-up monuments (with an unknown stack:
+    #             every monument not yet bought) [8]
+    "BEST",  # the highest VP at the table (the 10-VP check is one comparison) [5]
+    "TABLE",  # the fixed `Table` of the game
+    "STOCKS",  # every seat's essences, seat q's SEAT_SHIFT * q bits up [1]
+    "CAPPED",  # STOCKS with every count above 7 made 7: what `purse.REACH` is keyed by,
+    #            kept up to date with the stocks, so listing a seat's actions is one shift
+    "PRODUCES",  # what every seat's mage and tableau produce at a round's start, packed as
+    #              STOCKS; kept up to date as cards join a tableau [3]
+    "PRODUCED",  # the `Produced` event of each seat for that production (kept with it)
+)
+SEAT = (  # a seat's block of W fields, at G + seat * W
+    "TOKENS",  # VP tokens from powers [7]
+    "SCORE",  # VP: places + monuments + tokens [11]
+    "HAND",  # mask of the cards in hand; 0 when unknown (physical play) [2]
+    "HAND_SIZE",  # the number of cards in hand
+    "DECK",  # tuple of card indices, top first; () when unknown [2]
+    "DECK_SIZE",  # the number of cards in the deck
+    "TABLEAU",  # mask of the artifacts, places and monuments in front of the seat
+)
+(
+    ROUND,
+    CURRENT,
+    START,
+    FIRST,
+    PASSED,
+    FINISHED,
+    USED,
+    OUT,
+    BUYABLE,
+    BEST,
+    TABLE,
+    STOCKS,
+    CAPPED,
+    PRODUCES,
+    PRODUCED,
+) = range(len(GLOBALS))
+G = len(GLOBALS)
+TOKENS, SCORE, HAND, HAND_SIZE, DECK, DECK_SIZE, TABLEAU = range(len(SEAT))
+W = len(SEAT)
 # Not a field of the block: `Position(state).seat(q, ESS)` reads seat q's packed stock out of
 # state[STOCKS], for callers that knew it as one.
 ESS = -1
