@@ -1,4 +1,4 @@
-"""The first state from a record's setup object (`../shared/spec/records.md`), checked.
+"""Setup [2]: the first state from a record's setup object (`../shared/spec/records.md`).
 
 An explicit deal gives `hands`, `decks` (top card first) and `monuments` (two face up, then
 the hidden stack); physical play leaves out `hands` and `decks` (together) and/or

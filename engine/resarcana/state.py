@@ -33,7 +33,7 @@ from engine.resarcana.essences import (
     pack,
 )
 from engine.resarcana.events import Produced
-from engine.resarcana.purse import ABOVE_7, LARGEST, SEVEN
+from engine.resarcana.purse import ABOVE_7, SEVEN, capped
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # [1]: the only definition; the rest of the tree imports it
 PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
@@ -64,8 +64,8 @@ POWER_BITS = sum(1 << i for i, card in enumerate(ORDER) if card.power is not Non
 PRODUCTION: tuple[int, ...] = tuple(card.produces.packed() for card in ORDER)
 MAGE_PRODUCTION: tuple[int, ...] = tuple(card.produces.packed() for card in MAGES)
 CARD_VP: tuple[int, ...] = tuple(card.vp for card in ORDER)
-FACE_UP = 2  # monuments face up at a time
-VP_TO_END = 10
+FACE_UP = 2  # monuments face up at a time [2]
+VP_TO_END = 10  # [5]
 
 # The layout, one field per line. Offsets derive from the order of these tuples (the
 # unpacking below fails if a name is added on one side only; tests/engine/resarcana/
@@ -138,14 +138,13 @@ ALL_ABOVE_7 = sum(ABOVE_7 << shift for shift in SHIFTS)
 
 
 def is_terminal(state: State) -> bool:
-    """True once the round in which someone reached 10 VP has ended."""
+    """True once the round in which someone reached 10 VP has ended [5]."""
     return state[FINISHED]
 
 
 def capped_all(stocks: int) -> int:
     """All seats' stocks with every count above 7 made 7 (`purse.capped`, seat by seat)."""
-    many = ((stocks & ALL_ABOVE_7) + ALL_ABOVE_7) & ALL_GUARDS
-    return (stocks & ALL_SEVENS) | (many >> (WIDTH - 1)) * LARGEST
+    return capped(stocks, ALL_SEVENS, ALL_ABOVE_7, ALL_GUARDS)
 
 
 def stock_of(stocks: int, seat: int) -> int:
@@ -190,7 +189,7 @@ NEXT_SEATS = {players: _next_seats(players) for players in PLAYER_COUNTS}
 
 
 def production(mage: int, tableau: int) -> int:
-    """What a mage and a tableau mask produce at the start of a round, packed."""
+    """What a mage and a tableau mask produce at the start of a round [3], packed."""
     return MAGE_PRODUCTION[mage] + sum(PRODUCTION[i] for i in cards_in(tableau))
 
 
@@ -360,7 +359,7 @@ def vp_of(tableau: int, tokens: int) -> int:
 
 
 def buyable(table: Table, out: int) -> int:
-    """Places not yet bought and monuments face up, given the cards out of the box."""
+    """Places not yet bought and monuments face up [8], given the cards out of the box."""
     monuments = (
         MONUMENT_BITS
         if table.monuments is None
@@ -386,7 +385,7 @@ FIRST_STOCKS = Memo(_first_stocks)  # mages -> _first_stocks(mages); 60 seatings
 def initial(
     table: Table, start: int, hands: list[list[int]] | None, decks: list[list[int]] | None
 ) -> State:
-    """The first state: round 1, one of each essence, no production yet."""
+    """The first state [2]: round 1, one of each essence, no production yet [3]."""
     fields: list = [1, start, start, -1, 0, False, 0, 0, buyable(table, 0), 0, table]
     fields += FIRST_STOCKS[table.mages]
     for seat in range(table.players):
