@@ -56,7 +56,7 @@ class PairingRefused(Exception):
 
 @dataclass(frozen=True)
 class Role:
-    """"owner", "seat" (with its number, 1..4, as the table's screens count) or "spectator"."""
+    """ "owner", "seat" (with its number, 1..4, as the table's screens count) or "spectator"."""
 
     kind: str
     seat: int | None = None

@@ -64,16 +64,23 @@ class QrOverlay:
 
     def __init__(self, display: Any, pending: Pending) -> None:
         self._display = display
-        self._pending = pending
+        self.pending = pending  # may be replaced (the port is known once served)
         self._last: Image.Image | None = None
+        self._drawn: tuple[tuple[str, str], Image.Image] | None = None  # the last QR image
 
     def show(self, image: Image.Image) -> None:
         self._last = image
-        shown = self._pending()
+        shown = self.pending()
         if shown is not None:
-            url, label = shown
-            image = pairing_image(url, label, getattr(self._display, "size", (128, 64)))
+            if self._drawn is None or self._drawn[0] != shown:
+                size = getattr(self._display, "size", (128, 64))
+                self._drawn = (shown, pairing_image(*shown, size))
+            image = self._drawn[1]
         self._display.show(image)
+
+    def companion_frame(self) -> Image.Image:
+        """What the companion last drew here (under the QR code, if one is shown)."""
+        return self._last if self._last is not None else self._display.frame()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._display, name)

@@ -62,7 +62,6 @@ class BadInput(ValueError):
         self.status = status
 
 
-
 class TableView:
     """The state JSON of one table (`state(seat)`), from its companion and journal."""
 
@@ -256,4 +255,3 @@ class TableView:
         if not only_if_frames_differ or frames != self._frames:
             self.version += 1
         self._frames = frames
-
