@@ -43,11 +43,9 @@ class LiveTable(TableView):
         return self.loop.journal
 
     def frame_images(self) -> dict[str, Image.Image]:
-        out = {}
-        for role, display in self.loop.displays.items():
-            drawn = getattr(display, "companion_frame", None)
-            out[role] = drawn() if drawn is not None else display.frame()
-        return out
+        # What the companion drew (firmware.web.qr.Remembered): never the QR code over it,
+        # and real displays cannot be read back.
+        return {role: shown.companion_frame() for role, shown in self.loop.displays.items()}
 
     def refresh(self) -> None:
         """On the loop's thread, after an event: a new version if a screen changed."""

@@ -57,18 +57,40 @@ def pairing_image(url: str, label: str, size: tuple[int, int] = (128, 64)) -> Im
 Pending = Callable[[], tuple[str, str] | None]
 
 
-class QrOverlay:
+class Remembered:
+    """A display that keeps the last image the companion sent it (`companion_frame`), so
+    the web app can tell a changed screen on real hardware too, whose pixels cannot be read
+    back. Everything else (size, health, frame, ...) is the display's own."""
+
+    def __init__(self, display: Any) -> None:
+        self._display = display
+        self._last: Image.Image | None = None
+
+    def show(self, image: Image.Image) -> Any:
+        self._last = image
+        return self._display.show(image)
+
+    def companion_frame(self) -> Image.Image:
+        """What the companion last drew here (dark before the first drawing)."""
+        if self._last is None:
+            return Image.new("1", getattr(self._display, "size", (128, 64)))
+        return self._last
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._display, name)
+
+
+class QrOverlay(Remembered):
     """A display that shows the pairing QR code while `pending()` names one, and otherwise
     whatever the companion sends it (the last image is kept, so the screen comes back when
-    the pairing ends). Everything else (size, health, frame, ...) is the display's own."""
+    the pairing ends)."""
 
     def __init__(self, display: Any, pending: Pending) -> None:
-        self._display = display
+        super().__init__(display)
         self.pending = pending  # may be replaced (the port is known once served)
-        self._last: Image.Image | None = None
         self._drawn: tuple[tuple[str, str], Image.Image] | None = None  # the last QR image
 
-    def show(self, image: Image.Image) -> None:
+    def show(self, image: Image.Image) -> Any:
         self._last = image
         shown = self.pending()
         if shown is not None:
@@ -76,11 +98,4 @@ class QrOverlay:
                 size = getattr(self._display, "size", (128, 64))
                 self._drawn = (shown, pairing_image(*shown, size))
             image = self._drawn[1]
-        self._display.show(image)
-
-    def companion_frame(self) -> Image.Image:
-        """What the companion last drew here (under the QR code, if one is shown)."""
-        return self._last if self._last is not None else self._display.frame()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._display, name)
+        return self._display.show(image)

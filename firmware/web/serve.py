@@ -20,7 +20,7 @@ from firmware.table_loop import TableLoop
 from firmware.web.app import SETTINGS, make_app, overlay_pending
 from firmware.web.live import LiveTable
 from firmware.web.pairing import Pairing
-from firmware.web.qr import QrOverlay
+from firmware.web.qr import QrOverlay, Remembered
 from firmware.web.running import Running
 from hardware.profile import Profile
 
@@ -58,9 +58,9 @@ def start(
     port = profile.web.port if port is None else port
     pairing = Pairing(state_dir)
     address = address or table_address()
-    displays = dict(table.displays)
+    displays: dict[str, Any] = {role: Remembered(d) for role, d in table.displays.items()}
     role = status_role(displays)
-    overlay = displays[role] = QrOverlay(displays[role], lambda: None)
+    overlay = displays[role] = QrOverlay(table.displays[role], lambda: None)
     loop = TableLoop(table, journal, games, service, displays=displays)
     live = LiveTable(loop, profile, games)
     app = make_app(live, pairing, address, port, spectators=profile.web.spectators)
