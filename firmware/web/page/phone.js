@@ -84,6 +84,7 @@ async function start() {
     $("role").textContent = me.role.label;
     if (me.role.kind === "owner") {
       $("owner-area").hidden = false;
+      setInterval(showDevices, 3000); // a phone paired or gone changes no screen: ask anew
       const buttons = [1, 2, 3, 4].map((seat) => [`Pair seat ${seat}`, { seat }]);
       if (data.spectators) buttons.push(["Pair a spectator", { spectator: true }]);
       const cancel = document.createElement("button");
