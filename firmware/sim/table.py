@@ -129,17 +129,17 @@ class SimTable(TableView):
         pads = self.games.seats if game == "res-arcana" else self.roles
         bot = module.Bot(seed, players, pads=pads, **options)
         for step in bot.setup_steps():
-            if step[0] != "tap":
-                self.press(step[1])
-            elif step[1] in self.pads:
-                self.tap(step[1], step[2])
+            if step.kind != "tap":
+                self.press(step.target, held=step.held)
+            elif step.target in self.pads:
+                self.tap(step.target, step.card)
             else:  # a minimal table: bring the pad round to that role first
                 single = self.top.companion.single_pad
                 for _ in self.roles:
-                    if single is None or single.focus == step[1]:
+                    if single is None or single.focus == step.target:
                         break
                     self.press("select", held=True)
-                self.tap(self.pads[0], step[2])
+                self.tap(self.pads[0], step.card)
 
     # -- what the page shows ----------------------------------------------------------------
     def screen(self, role: Any) -> Image.Image:
