@@ -27,6 +27,7 @@ from firmware.screens import RENDERERS, SIZES, Screen
 from firmware.screens.canvas import Canvas
 from firmware.screens.font import ELLIPSIS, load_font
 from firmware.screens.short_forms import is_short_form
+from firmware.steps import Step
 from firmware.tabletop import uid_for
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -89,6 +90,12 @@ class QuickTable:
     def press(self, button: str, held: bool = False) -> None:
         self.companion.handle(Press(button, held))
         self._note()
+
+    def perform(self, step: Step) -> None:
+        if step.kind == "tap":
+            self.tap(step.target, step.card)
+        else:
+            self.press(step.target, step.held)
 
     def _note(self) -> None:
         for role, screen in self.companion.controller.screens().items():
