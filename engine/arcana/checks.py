@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from engine.arcana.catalog import Card
 from engine.arcana.state import State, Table
-from engine.protocol import UNKNOWN_CARD, UNKNOWN_PLAYER
+from engine.protocol import UNKNOWN_CARD, UNKNOWN_PLAYER, EngineError
 
 
-class Refused(Exception):
+class Refused(EngineError):
     """Raised inside `apply` when an action is not allowed; becomes a Rejection."""
 
     def __init__(self, code: str, message: str) -> None:

@@ -79,6 +79,9 @@ class State:
         return len(self.stakes) - 1
 
 
+MIN_PLAYERS, MAX_PLAYERS = 2, 4  # the only definition for Arcana; the rest imports it
+
+
 def stake_count(players: int) -> int:
     """House rule [3]: 5 stakes for 2 and 4 players, 4 for 3 players."""
     return 4 if players == 3 else 5

@@ -1,4 +1,5 @@
-"""What a screen or a player may see of a state, and the replay result of the record spec."""
+"""What a screen or a player may see of a state (others' hands and all decks are secret [2]),
+and the replay result of the record spec with its ranking [11]."""
 
 from __future__ import annotations
 

@@ -17,12 +17,10 @@ from typing import Any
 
 from engine.arcana import Catalog
 from engine.arcana.setup import TASKS_KEPT
-from engine.arcana.state import stake_count
+from engine.arcana.state import MAX_PLAYERS, MIN_PLAYERS, stake_count
 from firmware.controllers.base import Ask, Begin, Controller, Refuse, Reply
 from firmware.screens import Arcanum, PromptIcon, PromptScreen, Screen, StakeScreen
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
 NOT_ARCANA = "Not an Arcana card"
 
 
