@@ -52,21 +52,21 @@ def _reach_table() -> dict[int, tuple[int, int]]:
     8**5 capped stocks, built once at import (about 20 ms here): a playout then never stops
     to fill a memo, and the hot path is one look-up. Kind by kind, nested loops narrow the
     masks so each entry costs two `&`; equal pairs are shared to keep the table small."""
-    table: dict[int, tuple[int, int]] = {}
+    deal: dict[int, tuple[int, int]] = {}
     shared: dict[tuple[int, int], tuple[int, int]] = {}
     counts = range(LARGEST + 1)
 
     def narrow(kind: int, key: int, pay: int, power: int) -> None:
         if kind < 0:
             pair = (pay & _ALL, power & _POWERED)
-            table[key] = shared.setdefault(pair, pair)
+            deal[key] = shared.setdefault(pair, pair)
             return
         pays, powers, shift = _PAY[kind], _POWER[kind], WIDTH * kind
         for n in counts:
             narrow(kind - 1, key | n << shift, pay & pays[n], power & powers[n])
 
     narrow(len(KINDS) - 1, 0, -1, -1)
-    return table
+    return deal
 
 
 REACH = _reach_table()

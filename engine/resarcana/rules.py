@@ -48,6 +48,7 @@ from engine.resarcana.state import (
     BUYABLE,
     CAPPED,
     CURRENT,
+    DEAL,
     DECK,
     DECK_SIZE,
     FINISHED,
@@ -68,7 +69,6 @@ from engine.resarcana.state import (
     SHIFTS,
     START,
     STOCKS,
-    TABLE,
     TABLEAU,
     TOKENS,
     USED,
@@ -110,9 +110,9 @@ def legal_actions(state: State) -> list[Action]:
     if state[FINISHED]:
         return []
     p = state[CURRENT]
-    table = state[TABLE]
-    b = table.seat_bases[p]
-    if table.hands_known:
+    deal = state[DEAL]
+    b = deal.seat_bases[p]
+    if deal.hands_known:
         hand = state[b + HAND]
     elif state[b + HAND_SIZE]:
         hand = ARTIFACT_BITS & ~state[OUT]  # physical play: any artifact not yet out
@@ -156,8 +156,8 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
         return Rejection(GAME_OVER, "The game is over.")
     if p != state[CURRENT]:
         return _not_your_turn(state, p)
-    table = state[TABLE]
-    b = table.seat_bases[p]
+    deal = state[DEAL]
+    b = deal.seat_bases[p]
     s = list(state)
     if kind == PASS:
         # Inline rather than a function of its own: two actions in three are passes.
@@ -179,11 +179,11 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
                 top = -1
         events = PASS_EVENTS[p][first][top]
         passed = state[PASSED] | bit  # a pass's plan carries the seat's bit
-        if passed == table.everyone:
-            events = _end_round(s, table, events)
+        if passed == deal.everyone:
+            events = _end_round(s, deal, events)
         else:
             s[PASSED] = passed
-            s[CURRENT] = table.next_seat[passed][p]
+            s[CURRENT] = deal.next_seat[passed][p]
         done = _new(Applied)
         _set_state(done, tuple(s))
         _set_events(done, events)
@@ -207,7 +207,7 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
             if score > state[BEST]:
                 s[BEST] = score
     elif kind in (PLAY, DISCARD):  # rules [6] and [9]
-        if table.hands_known:
+        if deal.hands_known:
             if not state[b + HAND] & bit:
                 return _not_in_hand(state, p, card)
             s[b + HAND] = state[b + HAND] ^ bit
@@ -238,15 +238,15 @@ def apply(state: State, action: Action) -> Applied[State] | Rejection:
         if score > state[BEST]:
             s[BEST] = score
         if kind == BUY_MONUMENT:
-            s[BUYABLE] = buyable(table, out)
-            events = events + _revealed(table, (out & MONUMENT_BITS).bit_count())
+            s[BUYABLE] = buyable(deal, out)
+            events = events + _revealed(deal, (out & MONUMENT_BITS).bit_count())
         else:
             s[BUYABLE] = state[BUYABLE] ^ bit
     s[STOCKS] = stocks
     # purse.capped over all seats (state.capped_all), inline: see _CAP_INLINE
     many = ((stocks & ALL_ABOVE_7) + ALL_ABOVE_7) & ALL_GUARDS
     s[CAPPED] = (stocks & ALL_SEVENS) | (many >> _MANY_SHIFT) * LARGEST
-    s[CURRENT] = table.next_seat[state[PASSED]][p]
+    s[CURRENT] = deal.next_seat[state[PASSED]][p]
     done = _new(Applied)
     _set_state(done, tuple(s))
     _set_events(done, events)
@@ -260,14 +260,14 @@ def _produce_more(s: list[Any], p: int, produces: int) -> None:
     s[PRODUCED] = (*events[:p], PRODUCED_EVENTS[p][stock_of(total, p)], *events[p + 1 :])
 
 
-def _revealed(table: Any, bought: int) -> tuple[Any, ...]:
+def _revealed(deal: Any, bought: int) -> tuple[Any, ...]:
     """The monument turned up after the `bought`-th purchase, if the stack had one left."""
     turned = bought + 1  # the face-up pair is order[0:2]; purchase b turns up order[b + 1]
     if turned >= len(MONUMENT_EVENTS):
         return ()
-    if table.monuments is None:
+    if deal.monuments is None:
         return (ev.MonumentRevealed(None),)
-    return (MONUMENT_EVENTS[ORDER[table.monuments[turned]].id],)
+    return (MONUMENT_EVENTS[ORDER[deal.monuments[turned]].id],)
 
 
 MONUMENT_EVENTS = {
@@ -296,11 +296,11 @@ TURN_OF_ROUND = [
 ]
 
 
-def _end_round(s: list[Any], table: Any, events: tuple[Any, ...]) -> tuple[Any, ...]:
+def _end_round(s: list[Any], deal: Any, events: tuple[Any, ...]) -> tuple[Any, ...]:
     """Everyone has passed [4]: the 10-VP check [5], then the next round with production [3]."""
     now = s[ROUND]
     if s[BEST] >= VP_TO_END:
-        return _end_game(s, table, events, now)
+        return _end_game(s, deal, events, now)
     start = s[FIRST]
     s[ROUND] = now + 1
     s[USED] = s[PASSED] = 0
@@ -310,7 +310,7 @@ def _end_round(s: list[Any], table: Any, events: tuple[Any, ...]) -> tuple[Any, 
     # up to date with the production (`_produce_more`).
     stocks = s[STOCKS] + s[PRODUCES]
     if stocks & ALL_NEAR_CAP:
-        stocks = clamp_all(stocks, table.players)
+        stocks = clamp_all(stocks, deal.players)
     s[STOCKS] = stocks
     # purse.capped over all seats (state.capped_all), inline: see _CAP_INLINE
     many = ((stocks & ALL_ABOVE_7) + ALL_ABOVE_7) & ALL_GUARDS
@@ -318,11 +318,11 @@ def _end_round(s: list[Any], table: Any, events: tuple[Any, ...]) -> tuple[Any, 
     return events + TURN_OF_ROUND[start][now] + s[PRODUCED]
 
 
-def _end_game(s: list[Any], table: Any, events: tuple[Any, ...], now: int) -> tuple[Any, ...]:
+def _end_game(s: list[Any], deal: Any, events: tuple[Any, ...], now: int) -> tuple[Any, ...]:
     """Someone has 10 VP at a round's end [5]: the game is over, ranked by VP [11]."""
-    vps = [s[b + SCORE] for b in table.seat_bases]
+    vps = [s[b + SCORE] for b in deal.seat_bases]
     s[FINISHED] = True
-    s[PASSED] = table.everyone
+    s[PASSED] = deal.everyone
     ranks = ranking(tuple(vps))
     winners = tuple(q for q, rank in enumerate(ranks) if rank == 1)
     return (*events, ROUND_ENDED[now], ev.GameEnded(now, winners, tuple(vps), ranks))
@@ -337,7 +337,7 @@ def ranking(vps: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _not_your_turn(state: State, p: int) -> Rejection:
-    names = state[TABLE].names
+    names = state[DEAL].names
     if not 0 <= p < len(names):
         return Rejection(UNKNOWN_PLAYER, f"There is no player {p} at this table.")
     if state[PASSED] >> p & 1:
@@ -347,8 +347,8 @@ def _not_your_turn(state: State, p: int) -> Rejection:
 
 def _not_in_hand(state: State, p: int, card: int) -> Rejection:
     look = Position(state)
-    name, who = ORDER[card].name, look.table.names[p]
-    if look.table.hands_known:
+    name, who = ORDER[card].name, look.deal.names[p]
+    if look.deal.hands_known:
         return Rejection("not_in_hand", f"{name} is not in {who}'s hand.")
     if not look.seat(p, HAND_SIZE):
         return Rejection("empty_hand", f"{who} has no card in hand.")
@@ -357,7 +357,7 @@ def _not_in_hand(state: State, p: int, card: int) -> Rejection:
 
 
 def _not_in_front(state: State, p: int, card: int) -> Rejection:
-    who = state[TABLE].names[p]
+    who = state[DEAL].names[p]
     return Rejection("not_in_front", f"{ORDER[card].name} is not in front of {who}.")
 
 
@@ -375,7 +375,7 @@ def _cannot_afford(state: State, p: int, card: int, cost: int, prefix: str) -> R
 
 
 def _misfit(state: State, action: Action) -> Rejection:
-    players = state[TABLE].players
+    players = state[DEAL].players
     if not isinstance(action.player, int) or not 0 <= action.player < players:
         return Rejection(UNKNOWN_PLAYER, f"There is no player {action.player} at this table.")
     code, sentence = misfit(action) or (UNKNOWN_ACTION, "That is not an action")

@@ -19,8 +19,8 @@ from engine.resarcana.state import (
     MAGE_INDEX,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    Deal,
     State,
-    Table,
     initial,
 )
 
@@ -53,15 +53,15 @@ def check(setup: dict[str, Any]) -> None:
 def build(setup: dict[str, Any]) -> State:
     """The first state of a setup that is known to fit (checked, or from `random_setup`)."""
     monuments = setup.get("monuments")
-    table = Table(
+    deal = Deal(
         tuple(setup["players"]),
         tuple(MAGE_INDEX[m] for m in setup["mages"]),
         "hands" in setup,
         None if monuments is None else tuple(INDEX[m] for m in monuments),
     )
     if "hands" not in setup:
-        return initial(table, setup["start_player"], None, None)
-    return initial(table, setup["start_player"], _indices(setup["hands"]), _indices(setup["decks"]))
+        return initial(deal, setup["start_player"], None, None)
+    return initial(deal, setup["start_player"], _indices(setup["hands"]), _indices(setup["decks"]))
 
 
 def _indices(dealt: list[list[str]]) -> list[list[int]]:

@@ -12,7 +12,7 @@ table. The layout:
 The rules work on indices for speed (a plain tuple is built more than twice as fast as a
 tuple subclass); everything else reads a state through `Position(state)`.
 What never changes during a game (names, mages, the monument order) lives in one shared
-`Table` object.
+`Deal` object.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ GLOBALS = (
     "BUYABLE",  # mask of the places left and the face-up monuments (with an unknown stack:
     #             every monument not yet bought) [8]
     "BEST",  # the highest VP at the table (the 10-VP check is one comparison) [5]
-    "TABLE",  # the fixed `Table` of the game
+    "DEAL",  # the fixed `Deal` of the game: seats, mages, what is known of the cards
     "STOCKS",  # every seat's essences, seat q's SEAT_SHIFT * q bits up [1]
     "CAPPED",  # STOCKS with every count above 7 made 7: what `purse.REACH` is keyed by,
     #            kept up to date with the stocks, so listing a seat's actions is one shift
@@ -110,7 +110,7 @@ SEAT = (  # a seat's block of W fields, at G + seat * W
     OUT,
     BUYABLE,
     BEST,
-    TABLE,
+    DEAL,
     STOCKS,
     CAPPED,
     PRODUCES,
@@ -215,7 +215,7 @@ UP_PREFIX = Memo(_up_prefix)  # monument order -> _up_prefix(order)
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class Deal:
     """What stays fixed for a whole game: seats, mages and what the engine knows of the deal.
 
     `monuments` is the face-up pair then the hidden stack in order (card indices), or None
@@ -263,12 +263,12 @@ class Position:
         return self.state[field]
 
     @property
-    def table(self) -> Table:
-        return self[TABLE]
+    def deal(self) -> Deal:
+        return self[DEAL]
 
     @property
     def players(self) -> int:
-        return len(self[TABLE].names)
+        return len(self[DEAL].names)
 
     @property
     def round(self) -> int:
@@ -348,9 +348,9 @@ class Position:
     def monuments_face_up(self) -> list[str] | int:
         """Face-up monument ids, or only their number when the stack is unknown."""
         bought = self.monuments_bought()
-        if self[TABLE].monuments is None:
+        if self[DEAL].monuments is None:
             return min(FACE_UP, len(MONUMENTS) - bought)
-        return ids(self[TABLE].up_prefix[bought] & ~self[OUT])
+        return ids(self[DEAL].up_prefix[bought] & ~self[OUT])
 
 
 def vp_of(tableau: int, tokens: int) -> int:
@@ -358,12 +358,12 @@ def vp_of(tableau: int, tokens: int) -> int:
     return tokens + sum(CARD_VP[i] for i in cards_in(tableau & (PLACE_BITS | MONUMENT_BITS)))
 
 
-def buyable(table: Table, out: int) -> int:
+def buyable(deal: Deal, out: int) -> int:
     """Places not yet bought and monuments face up [8], given the cards out of the box."""
     monuments = (
         MONUMENT_BITS
-        if table.monuments is None
-        else table.up_prefix[(out & MONUMENT_BITS).bit_count()]
+        if deal.monuments is None
+        else deal.up_prefix[(out & MONUMENT_BITS).bit_count()]
     )
     return (PLACE_BITS | monuments) & ~out
 
@@ -383,12 +383,12 @@ FIRST_STOCKS = Memo(_first_stocks)  # mages -> _first_stocks(mages); 60 seatings
 
 
 def initial(
-    table: Table, start: int, hands: list[list[int]] | None, decks: list[list[int]] | None
+    deal: Deal, start: int, hands: list[list[int]] | None, decks: list[list[int]] | None
 ) -> State:
     """The first state [2]: round 1, one of each essence, no production yet [3]."""
-    fields: list = [1, start, start, -1, 0, False, 0, 0, buyable(table, 0), 0, table]
-    fields += FIRST_STOCKS[table.mages]
-    for seat in range(table.players):
+    fields: list = [1, start, start, -1, 0, False, 0, 0, buyable(deal, 0), 0, deal]
+    fields += FIRST_STOCKS[deal.mages]
+    for seat in range(deal.players):
         hand = sum(1 << i for i in hands[seat]) if hands is not None else 0
         deck = tuple(decks[seat]) if decks is not None else ()
         fields += [0, 0, hand, 3, deck, 3, 0]

@@ -18,6 +18,6 @@ def test_a_state_holds_the_globals_then_one_block_per_seat():
     first = RULES.setup(random_setup(random.Random(3), 3))
     assert len(first) == G + 3 * W
     look = Position(first)
-    assert first[state.ROUND] == 1 and first[state.TABLE].players == 3
+    assert first[state.ROUND] == 1 and first[state.DEAL].players == 3
     assert [first[G + q * W + state.HAND_SIZE] for q in range(3)] == [3, 3, 3]
     assert [look.deck_size(q) for q in range(3)] == [3, 3, 3]
