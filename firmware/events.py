@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,17 +36,29 @@ class Crowded:
     pad: str
 
 
+class Device(NamedTuple):
+    """Which device: its kind ("reader", "display") and the role it serves ("stake-2")."""
+
+    kind: str
+    role: str
+
+    @property
+    def label(self) -> str:
+        """The device as the status screen names it: "Reader stake-2"."""
+        return f"{self.kind} {self.role}".capitalize()
+
+
 @dataclass(frozen=True, slots=True)
 class Trouble:
-    """A device stopped answering; `message` is for the status screen."""
+    """A device stopped answering; `message` is for the status screen ("not answering")."""
 
-    device: str
+    device: Device
     message: str
 
 
 @dataclass(frozen=True, slots=True)
 class Recovered:
-    device: str
+    device: Device
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from firmware.errors import FirmwareError
+
 FILE = "web-devices.json"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"  # no I/L/O/U, 0/1: read aloud without doubt
 CODE_LENGTH = 10  # 30**10: 49 bits
@@ -45,7 +47,7 @@ MAX_DEVICES = 32
 SEATS = range(1, 5)
 
 
-class PairingRefused(Exception):
+class PairingRefused(FirmwareError):
     """A pairing or a revocation that did not happen: `status` (HTTP) and a sentence."""
 
     def __init__(self, status: int, message: str) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 from PIL import Image
 
 from engine.records import shown, split
+from firmware.errors import FirmwareError
 from firmware.games import TableGames
 from firmware.screens import ArcanaStatusScreen, PromptScreen
 from firmware.screens.icons import LEGEND, icon
@@ -53,7 +54,7 @@ def agents_face_up(
     ]
 
 
-class BadInput(ValueError):
+class BadInput(FirmwareError, ValueError):
     """A request the table cannot even try (HTTP 4xx); nothing changed."""
 
     def __init__(self, message: str, status: int = 400) -> None:
