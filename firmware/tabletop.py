@@ -25,6 +25,7 @@ from firmware.companion import Companion, Games
 from firmware.events import Event, Tick
 from firmware.inputs import from_scanner, wire_buttons
 from firmware.journal import Journal
+from firmware.steps import Step
 from hardware.nfc.scanner import Scanner
 from hardware.nfc.tags import Ntag
 from hardware.profile import Profile, load_profile
@@ -125,12 +126,13 @@ class Tabletop:
             self.table.let_go(button)
         self.settle()
 
-    def perform(self, step: tuple) -> None:
-        """Carry out a bot's step: ("tap", pad, card) or ("press", button[, "held"])."""
-        if step[0] == "tap":
-            self.tap(step[1], step[2])
+    def perform(self, step: Step) -> None:
+        """Carry out one step: a tap of its card on its pad, or a press (held or not)."""
+        if step.kind == "tap":
+            assert step.card is not None  # a Step's tap always has its card
+            self.tap(step.target, step.card)
         else:
-            self.press(step[1], held=len(step) > 2 and step[2] == "held")
+            self.press(step.target, held=step.held)
 
     def wait(self, seconds: float) -> None:
         """Let emulated time pass (notices expire)."""

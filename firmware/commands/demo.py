@@ -14,9 +14,13 @@ import importlib
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware.commands.refusal import refuse
+from firmware.errors import FirmwareError
+
+if TYPE_CHECKING:
+    from firmware.steps import Step
 
 CONTROLLERS = {
     "arcana": "firmware.controllers.arcana",
@@ -45,7 +49,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-class JournalStopped(Exception):
+class JournalStopped(FirmwareError):
     """The journal refused a write: the demo cannot go on (one sentence, exit 1)."""
 
 
@@ -77,7 +81,7 @@ class Demo:
                 print(f"--- {role} " + "-" * (60 - len(role)), file=self.out)
                 print(text_art(frame), file=self.out)
 
-    def step(self, move: Any) -> None:
+    def step(self, move: Step) -> None:
         companion = self.top.companion
         before = companion.controller.state
         played = self._lines()
@@ -95,11 +99,10 @@ class Demo:
             print(f"=== round {current} ===", file=self.out)
             self.show(force=True)
 
-    def caption(self, move: Any, before: Any, played: int) -> str:
+    def caption(self, move: Step, before: Any, played: int) -> str:
         """The step (never the tapped card: it may go face down) and what it did: the
         journalled action, the notice shown, or what the status screen asks next."""
-        kind, where = move[0], move[1]
-        done = f"tap on {where}" if kind == "tap" else f"press {where}"
+        done = move.caption
         companion = self.top.companion
         lines = self._lines()
         if lines > played and companion.game_id is not None:

@@ -25,6 +25,7 @@ from hardware.profile.specs import (
     ReaderSpec,
 )
 from hardware.profile.values import KEYS, SECTIONS, Values
+from hardware.profile_web import check_web
 
 
 class Checker(Values):
@@ -72,6 +73,7 @@ class Checker(Values):
             encoder=encoder,
             mux=self.mux,
             seats=seats,
+            web=check_web(self),
             display_lines={d.role: line for d, line in displays},
             **options,
         )

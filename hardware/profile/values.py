@@ -11,8 +11,9 @@ from hardware.header import GPIO_PINS
 from hardware.profile.lines import Lines
 from hardware.profile.messages import KIND_WORDS, expected, shown
 from hardware.profile.specs import MuxSpec
+from hardware.profile_web import WEB_KEYS
 
-SECTIONS = {"table", "mux", "readers", "displays", "buttons", "buzzer", "encoder"}
+SECTIONS = {"table", "mux", "readers", "displays", "buttons", "buzzer", "encoder", "web"}
 KEYS = {
     "table": {"name", "absence_s", "one_field_at_a_time", "hold_s", "description", "buses"},
     "mux": {"bus", "address", "kernel", "kernel_buses"},
@@ -50,6 +51,7 @@ KEYS = {
     "buttons": {"role", "pin", "pull_up", "hold_s"},
     "buzzer": {"pin", "active_high"},
     "encoder": {"a", "b"},
+    "web": WEB_KEYS,  # hardware/profile_web.py
 }
 
 

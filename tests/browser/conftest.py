@@ -19,6 +19,7 @@ from PIL import Image
 
 from firmware.sim.server import Running, make_app
 from firmware.sim.table import SimTable
+from firmware.steps import Step
 
 CHROMIUM = Path(os.environ.get("ARCANA_TABLE_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -155,10 +156,11 @@ class PageTable:
         selector += "[data-held]" if held else ":not([data-held])"
         self._acted(lambda: self.page.click(selector))
 
-    def step(self, step: Any) -> str | None:
-        if step[0] == "tap":
-            return self.tap(step[1], step[2])
-        self.press(step[1])
+    def step(self, step: Step) -> str | None:
+        if step.kind == "tap":
+            assert step.card is not None
+            return self.tap(step.target, step.card)
+        self.press(step.target, step.held)
         return None
 
 

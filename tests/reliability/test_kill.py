@@ -45,10 +45,10 @@ def record_script(state: Path, seed: int) -> tuple[list[list], str]:
 
         bot = Bot(seed, 2)
         for move in bot.setup_steps():
-            step(*move)
+            step(move.kind, move.target, move.card)
         while not top.companion.controller.is_over():
             for move in bot.next_steps(top.companion.controller.state):
-                step(*move)
+                step(move.kind, move.target, move.card)
             if rng.random() < 0.15 and not top.companion.controller.is_over():
                 step("press", "undo")
                 step("press", "undo", "held")  # redo: the bot's plan goes on unchanged

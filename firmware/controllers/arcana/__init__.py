@@ -12,16 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.arcana import RULES, ArcanaRules
-from firmware.controllers.arcana.bot import (
-    Bot,
-    PressStep,
-    Step,
-    TapStep,
-    perform,
-    play_demo_game,
-)
+from firmware.controllers.arcana.bot import Bot, play_demo_game
+from firmware.controllers.arcana.controller import ArcanaTable
 from firmware.controllers.arcana.seating import ArcanaSeating
-from firmware.controllers.arcana.table import ArcanaTable
 
 
 def setup_controller(games: Any, variant: str | None) -> ArcanaSeating:
@@ -38,11 +31,7 @@ __all__ = [
     "ArcanaSeating",
     "ArcanaTable",
     "Bot",
-    "PressStep",
-    "Step",
-    "TapStep",
     "game_controller",
-    "perform",
     "play_demo_game",
     "setup_controller",
 ]

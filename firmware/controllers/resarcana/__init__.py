@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.resarcana import RULES
-from firmware.controllers.resarcana.bot import Bot, Step, play_demo_game
+from firmware.controllers.resarcana.bot import Bot, play_demo_game
+from firmware.controllers.resarcana.controller import GAINS, ResArcanaTable
 from firmware.controllers.resarcana.seating import Seating
-from firmware.controllers.resarcana.turns import GAINS, ResArcanaTable
 
 __all__ = [
     "GAINS",
@@ -21,7 +21,6 @@ __all__ = [
     "Bot",
     "ResArcanaTable",
     "Seating",
-    "Step",
     "game_controller",
     "play_demo_game",
     "setup_controller",

@@ -7,7 +7,7 @@ import pytest
 
 from engine.arcana import RULES, load_catalog
 from engine.records import load
-from firmware.controllers.arcana import Bot, perform, play_demo_game
+from firmware.controllers.arcana import Bot, play_demo_game
 from firmware.games import TableGames
 from firmware.screens import (
     BreakdownScreen,
@@ -103,13 +103,13 @@ def test_a_game_resumes_after_a_power_cut_with_the_same_screens(tmp_path):
     bot = Bot(11, 2)
     with Tabletop(tmp_path, TableGames()) as top:
         for step in bot.setup_steps():
-            perform(top, step)
+            top.perform(step)
         moves = 0
         controller = top.companion.controller
         # stop mid-game where nothing transient (results of a struggle) is on the screens
         while moves < 25 or controller.results:
             for step in bot.next_steps(controller.state):
-                perform(top, step)
+                top.perform(step)
             moves += 1
         screens = top.screens()
         lines = top.journal.lines(top.companion.game_id)

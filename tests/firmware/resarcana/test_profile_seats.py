@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.resarcana import RULES
-from firmware.controllers.resarcana import Bot, Step, play_demo_game
+from firmware.controllers.resarcana import Bot, play_demo_game
 from firmware.games import TableGames
 from firmware.screens import (
     Essences,
@@ -17,6 +17,7 @@ from firmware.screens import (
     SeatScreen,
     render,
 )
+from firmware.steps import Step
 from firmware.tabletop import Tabletop
 from hardware.profile import load_profile
 from tests.firmware.resarcana.conftest import SEAT_0_STARTS, choose_res_arcana
