@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from hardware.buses import KINDS
+from hardware.buses.base import KINDS
 from hardware.display.spec import SPI_CLOCKS_HZ, DisplaySpec
 from hardware.header import I2C_PINS, SPI_CE_PINS, SPI_PINS, UART_PINS
 from hardware.profile.messages import expected
