@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from hardware.errors import HardwareError
+
 if TYPE_CHECKING:
     from hardware.display.screen import Display
     from hardware.display.spec import DisplaySpec
@@ -18,7 +20,7 @@ if TYPE_CHECKING:
 KINDS = ("real", "emulated")
 
 
-class BusUnavailable(OSError):
+class BusUnavailable(HardwareError, OSError):
     """A bus or device node the profile needs does not exist; the message says how to fix it."""
 
 
