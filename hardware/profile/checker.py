@@ -25,7 +25,7 @@ from hardware.profile.specs import (
     ReaderSpec,
 )
 from hardware.profile.values import KEYS, SECTIONS, Values
-from hardware.profile_web import check_web
+from hardware.profile.web import check_web
 
 
 class Checker(Values):
