@@ -31,7 +31,7 @@ WORK = ROOT / ".mutation"
 EQUIVALENTS = ROOT / "docs" / "mutation.md"
 MUTMUT = Path(sys.executable).with_name("mutmut")
 PACKAGES = ("engine", "hardware", "firmware")
-ALSO_COPY = ("profiles", "docs", "systemd", "README.md")
+ALSO_COPY = ("docs", "systemd", "README.md")
 TESTS = {
     # The companion runs under every table test; these state its promises without playing
     # dozens of whole games per mutant.

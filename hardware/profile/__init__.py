@@ -8,7 +8,8 @@ one address, bad values). The format is described in docs/hardware.md.
 The package, along its seams: `specs` (the checked values: `Profile`, `ReaderSpec`, ...),
 `loading` (by name or path, `parse_profile`), `lines` (TOML text and where its lines are),
 `values` (typed values with their lines), `checker` (the rules of a table), `messages`
-(`ProfileError` and its phrases). The Pi header's pins come from `hardware.header`.
+(`ProfileError` and its phrases), `web` (the `[web]` section). The Pi header's pins come
+from `hardware.header`.
 """
 
 from hardware.header import GPIO_PINS, I2C_PINS, SPI_CE_PINS, SPI_PINS, UART_PINS

@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from hardware.buses import KINDS
+from hardware.buses.base import KINDS
 from hardware.display.spec import SPI_CLOCKS_HZ, DisplaySpec
 from hardware.header import I2C_PINS, SPI_CE_PINS, SPI_PINS, UART_PINS
 from hardware.profile.messages import expected
@@ -25,7 +25,7 @@ from hardware.profile.specs import (
     ReaderSpec,
 )
 from hardware.profile.values import KEYS, SECTIONS, Values
-from hardware.profile_web import check_web
+from hardware.profile.web import check_web
 
 
 class Checker(Values):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hardware.display.spec import DisplaySpec
-from hardware.profile_web import WebSpec
+from hardware.profile.web import WebSpec
 
 PAD_ROLES = (*(f"stake-{n}" for n in range(5)), *(f"seat-{n}" for n in range(4)), "main")
 DISPLAY_ROLES = (*PAD_ROLES, "status")
@@ -106,7 +106,7 @@ class Profile:
     encoder: EncoderSpec | None = None
     mux: MuxSpec | None = None
     seats: tuple[str, ...] = ()
-    web: WebSpec = field(default_factory=WebSpec)  # [web]: hardware/profile_web.py
+    web: WebSpec = field(default_factory=WebSpec)  # [web]: hardware/profile/web.py
     display_lines: dict[str, int] = field(default_factory=dict, compare=False)
 
     def missing(self) -> list[str]:
