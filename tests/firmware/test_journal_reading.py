@@ -122,7 +122,8 @@ def test_history_lists_every_game_after_one_set_aside_with_its_time_and_reason(t
 def test_history_names_the_first_bad_line_of_each_game_and_why(journal):
     text = journal.start("arcana", SETUP)
     json_array = journal.start("arcana", SETUP)
-    for game in (text, json_array):
+    not_object = journal.start("arcana", SETUP)
+    for game in (text, json_array, not_object):
         for n in range(3):
             journal.append(game, line(n))
     with journal._db:
@@ -130,9 +131,11 @@ def test_history_names_the_first_bad_line_of_each_game_and_why(journal):
     spoil(journal, text, 3)
     spoil(journal, json_array, 3, "[3]")
     spoil(journal, json_array, 2, "not json")
+    spoil(journal, not_object, 1, '"a string"')
     assert [(s.what, s.reason) for s in journal.set_aside()] == [
         (f"game {text}", "its line 2 is not text"),
         (f"game {json_array}", "its line 2 is not JSON"),
+        (f"game {not_object}", "its line 1 is not a JSON object"),
     ]
 
 
