@@ -5,6 +5,7 @@
     python3 dev.py demo    # play a demo game on emulated hardware
     python3 dev.py test    # run the whole test suite (browser tests need Debian's chromium)
     python3 dev.py mutate TARGET   # mutation testing of a package or module (mutate.py)
+    python3 dev.py structure       # module count, biggest files, import circles (structure.py)
     python3 dev.py arcana-table ARGS...   # any command of the project
 
 Only the Python 3.11+ standard library is needed to start it.
@@ -110,6 +111,7 @@ TASKS = {
     "demo": ["arcana-table", "demo"],
     "test": ["pytest"],
     "mutate": ["python", str(ROOT / "mutate.py")],
+    "structure": ["python", str(ROOT / "structure.py")],
 }
 
 

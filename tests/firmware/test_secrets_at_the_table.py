@@ -31,9 +31,10 @@ from twins import task_twins as make_task_twins
 
 from engine.arcana import RULES, State, decode_action, encode_action
 from engine.protocol import Applied
-from firmware.games import FULL_TABLE_PADS, TableGames
+from firmware.games import FULL_TABLE_PADS, GameShelf
 from firmware.journal import Journal
-from firmware.tabletop import Tabletop
+from firmware.steps import Step
+from firmware.tabletop import EmulatedTable
 
 PICKS = st.lists(st.integers(0, 2**20), min_size=6, max_size=14)
 SETTINGS = settings(
@@ -43,7 +44,7 @@ SETTINGS = settings(
 )
 
 
-def seen(top: Tabletop) -> bytes:
+def seen(top: EmulatedTable) -> bytes:
     """Everything the players can see or hear at this table, as bytes."""
     parts = []
     for role, display in sorted(top.table.displays.items()):
@@ -73,7 +74,7 @@ class Pair:
                     game = journal.start("arcana", setup)
                     for action in twins.prefix:
                         journal.append(game, encode_action(action))
-            self.tops.append(Tabletop(state_dir, TableGames(), profile, hold_s=0.01))
+            self.tops.append(EmulatedTable(state_dir, GameShelf(), profile, hold_s=0.01))
         self.same()
 
     @property
@@ -84,7 +85,7 @@ class Pair:
         a, b = (seen(top) for top in self.tops)
         assert a == b
 
-    def step(self, steps: tuple[list[tuple], list[tuple]]) -> bool:
+    def step(self, steps: tuple[list[Step], list[Step]]) -> bool:
         """Perform A's and B's steps side by side, comparing after each; False (and nothing
         compared) once a step turns a secret card face up or ends the game."""
         for step_a, step_b in zip(*map(self._physical, steps), strict=True):
@@ -97,7 +98,7 @@ class Pair:
             self.same()
         return True
 
-    def _physical(self, steps: list[tuple]) -> list[tuple]:
+    def _physical(self, steps: list[Step]) -> list[Step]:
         """On a minimal table a tap on a role's pad is: hold Select until the one pad stands
         for that role, then tap the one pad (each press compared too)."""
         if not self.minimal:
@@ -106,10 +107,11 @@ class Pair:
         assert single is not None
         index, out = single.index, []
         for step in steps:
-            if step[0] == "tap":
-                turns = (single.roles.index(step[1]) - index) % len(single.roles)
-                out += [("press", "select", "held")] * turns + [("tap", "main", step[2])]
-                index = single.roles.index(step[1])
+            if step.kind == "tap":
+                assert step.card is not None
+                turns = (single.roles.index(step.target) - index) % len(single.roles)
+                out += [Step.press("select", held=True)] * turns + [Step.tap("main", step.card)]
+                index = single.roles.index(step.target)
             else:
                 out.append(step)
         return out
@@ -207,7 +209,7 @@ def test_an_undone_face_down_agent_is_not_named(tmp_path):
     try:
         assert pair.step(table_steps(("both", *twins.first), FULL_TABLE_PADS))
         stake = twins.first[0].stake
-        for press in (("press", "undo"), ("press", "undo", "held")):
+        for press in (Step.press("undo"), Step.press("undo", held=True)):
             assert pair.step(([press], [press]))
             notice = pair.tops[0].companion.notices["status"].message
             assert notice.endswith(f"a face-down agent on stake {stake + 1}"), notice

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from firmware.controllers.arcana import Bot
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.journal import Journal
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 
 DRIVER = Path(__file__).with_name("scripted_table.py")
 KILLS = 100
@@ -27,7 +27,7 @@ def record_script(state: Path, seed: int) -> tuple[list[list], str]:
     """Play a bot game with undos and redos mixed in; return its groups and final record."""
     rng = random.Random(seed)
     groups: list[list] = []
-    with Tabletop(state, TableGames()) as top:
+    with EmulatedTable(state, GameShelf()) as top:
         current: list = []
         version = top.journal.version()
 
@@ -45,10 +45,10 @@ def record_script(state: Path, seed: int) -> tuple[list[list], str]:
 
         bot = Bot(seed, 2)
         for move in bot.setup_steps():
-            step(*move)
+            step(move.kind, move.target, move.card)
         while not top.companion.controller.is_over():
             for move in bot.next_steps(top.companion.controller.state):
-                step(*move)
+                step(move.kind, move.target, move.card)
             if rng.random() < 0.15 and not top.companion.controller.is_over():
                 step("press", "undo")
                 step("press", "undo", "held")  # redo: the bot's plan goes on unchanged

@@ -15,6 +15,7 @@ from PIL import Image
 from firmware.controllers import arcana, resarcana
 from firmware.controllers.chooser import GAMES
 from firmware.screens import ChoiceScreen, RefusalScreen, render
+from firmware.steps import Step
 
 CHOOSE_FIRST = "Choose the game first: Select, then OK"
 
@@ -42,10 +43,10 @@ def snapshot(sim) -> tuple[str, dict[str, bytes]]:
 def perform(client, steps) -> None:
     """A bot's physical steps through the API (each must be accepted)."""
     for step in steps:
-        if step[0] == "tap":
-            status, answer = client.post("/api/tap", {"pad": step[1], "card": step[2]})
+        if step.kind == "tap":
+            status, answer = client.post("/api/tap", {"pad": step.target, "card": step.card})
         else:
-            status, answer = client.post("/api/button", {"name": step[1]})
+            status, answer = client.post("/api/button", {"name": step.target, "held": step.held})
         assert status == 200, answer
 
 
@@ -145,7 +146,7 @@ def test_a_refused_tap_answers_409_with_the_sentence_the_oled_shows(sim):
     ],
 )
 def test_bad_input_answers_400_with_the_reason_and_changes_nothing(sim, path, raw, reason):
-    perform(sim.client, [("press", "select")])
+    perform(sim.client, [Step.press("select")])
     before = snapshot(sim)
     status, answer = sim.client.call("POST", path, raw=raw)
     assert status == 400
@@ -186,11 +187,11 @@ def test_seating_through_the_api_begins_a_journalled_game(sim):
 
 
 def test_the_setup_offers_the_cards_it_waits_for(sim):
-    perform(sim.client, [("press", "select"), ("press", "ok")])  # Res Arcana
+    perform(sim.client, [Step.press("select"), Step.press("ok")])  # Res Arcana
     mages = sim.client.get("/api/state")[1]["table_cards"]
     assert [(c["kind"], c["playable"]) for c in mages] == [("mage", True)] * 4
     assert all(c["pads"] == ["stake-0"] for c in mages)  # seats fill in pad order
-    perform(sim.client, [("tap", "stake-0", mages[2]["id"])])
+    perform(sim.client, [Step.tap("stake-0", mages[2]["id"])])
     after = sim.client.get("/api/state")[1]["table_cards"]
     assert [c["playable"] for c in after] == [True, True, False, True]
     assert all(c["pads"] == ["stake-0", "stake-1"] for c in after)
@@ -390,13 +391,13 @@ def test_a_minimal_tables_one_pad_seats_the_players_role_by_role(make_sim):
     status, answer = sim.client.post("/api/tap", {"pad": "stake-0", "card": "fire_mage"})
     assert status == 400 and answer["error"].startswith("There is no pad 'stake-0'")
     bot = resarcana.Bot(5, 2)
-    for kind, where, *card in bot.setup_steps():
-        if kind == "press":
-            assert sim.client.post("/api/button", {"name": where})[0] == 200
+    for step in bot.setup_steps():
+        if step.kind == "press":
+            assert sim.client.post("/api/button", {"name": step.target})[0] == 200
             continue
-        while sim.client.get("/api/state")[1]["table"]["focus"] != where:
+        while sim.client.get("/api/state")[1]["table"]["focus"] != step.target:
             assert sim.client.post("/api/button", {"name": "select", "held": True})[0] == 200
-        assert sim.client.post("/api/tap", {"pad": "main", "card": card[0]})[0] == 200
+        assert sim.client.post("/api/tap", {"pad": "main", "card": step.card})[0] == 200
     current = sim.client.get("/api/state")[1]["view"]["current"]  # the drawn start player
     state = sim.client.get(f"/api/state?seat={current}")[1]
     assert state["phase"] == "play"

@@ -35,7 +35,8 @@ from engine.arcana import RULES, State, decode_action, encode_action
 from engine.protocol import Applied
 from firmware.journal import Journal
 from firmware.sim.server import Running, make_app
-from firmware.sim.table import SimTable
+from firmware.sim.table import Simulator
+from firmware.steps import Step
 
 PICKS = st.lists(st.integers(0, 2**20), min_size=6, max_size=12)
 SETTINGS = settings(
@@ -49,7 +50,7 @@ class Served:
     """One simulator on a free port, with its event stream open."""
 
     def __init__(self, state_dir: Path) -> None:
-        self.table = SimTable(state_dir)
+        self.table = Simulator(state_dir)
         self.running = Running(make_app(self.table, tick_s=0))
         self.stream = urllib.request.urlopen(self.running.url + "api/events", timeout=30)
         self.version = self.table.version
@@ -73,12 +74,11 @@ class Served:
             lines.append(line)
         return b"".join(lines)
 
-    def perform(self, step: tuple) -> tuple[int, bytes]:
-        if step[0] == "tap":
-            answer = self.call("POST", "api/tap", {"pad": step[1], "card": step[2]})
+    def perform(self, step: Step) -> tuple[int, bytes]:
+        if step.kind == "tap":
+            answer = self.call("POST", "api/tap", {"pad": step.target, "card": step.card})
         else:
-            held = len(step) > 2 and step[2] == "held"
-            answer = self.call("POST", "api/button", {"name": step[1], "held": held})
+            answer = self.call("POST", "api/button", {"name": step.target, "held": step.held})
         if self.table.version != self.version:  # one change, one event
             self.version = self.table.version
             self.events.append(self.next_event())
@@ -206,9 +206,7 @@ def test_an_undo_answer_does_not_name_the_face_down_agent(tmp_path):
         first = table_steps(("both", *twins.first), pair.pads)
         assert all(pair.step(a, b) for a, b in zip(*first, strict=True))
         for held in (False, True):
-            status, body = pair.sims[0].perform(
-                ("press", "undo", "held") if held else ("press", "undo")
-            )
+            status, body = pair.sims[0].perform(Step.press("undo", held=held))
             answer = json.loads(body)
             assert status == 200 and "a face-down agent" in answer["notice"], answer
             assert not any(card in body.decode() for card in twins.secrets)

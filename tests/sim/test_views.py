@@ -10,12 +10,12 @@ import json
 import pytest
 
 from firmware.controllers import arcana
-from firmware.sim.table import BadInput, SimTable
+from firmware.sim.table import BadInput, Simulator
 
 
 @pytest.fixture
 def table(tmp_path):
-    sim = SimTable(tmp_path / "state")
+    sim = Simulator(tmp_path / "state")
     yield sim
     sim.close()
 
@@ -60,10 +60,10 @@ def test_secrets_are_redacted_until_the_end_then_tasks_show(table):
             assert card not in json.dumps(seen["record"][last:])
         hidden_seen = hidden_seen or bool(down)
         for step in bot.next_steps(state):
-            if step[0] == "tap":
-                table.tap(step[1], step[2])
+            if step.kind == "tap":
+                table.tap(step.target, step.card)
             else:
-                table.press(step[1])
+                table.press(step.target, held=step.held)
     assert hidden_seen
     final = table.state()
     assert final["phase"] == "over"

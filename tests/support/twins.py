@@ -41,6 +41,7 @@ from engine.arcana.events import Bribed, StakeEvaluated
 from engine.arcana.state import controllers
 from engine.protocol import Applied
 from engine.records import header
+from firmware.steps import Step
 
 SCALE = max(1, int(os.environ.get("ARCANA_FUZZ_SCALE", "1")))
 CATALOG = load_catalog("sample")
@@ -221,8 +222,8 @@ def stray_action(rng: random.Random, state: State, secrets: frozenset[str]) -> A
 
 
 # -- at the table: moves as taps and presses ----------------------------------------------------
-def table_steps(move: tuple, pads: tuple[str, ...]) -> tuple[list[tuple], list[tuple]]:
-    """The taps and presses of a move at a full table (a Tabletop's `perform` steps), at
+def table_steps(move: tuple, pads: tuple[str, ...]) -> tuple[list[Step], list[Step]]:
+    """The taps and presses of a move at a full table (an EmulatedTable's `perform` steps), at
     game A's table and at game B's."""
     if move[0] == "both":
         return _steps(("act", move[1]), pads), _steps(("act", move[2]), pads)
@@ -230,37 +231,37 @@ def table_steps(move: tuple, pads: tuple[str, ...]) -> tuple[list[tuple], list[t
     return steps, steps
 
 
-def _steps(move: tuple, pads: tuple[str, ...]) -> list[tuple]:
+def _steps(move: tuple, pads: tuple[str, ...]) -> list[Step]:
     from firmware.controllers.arcana import Bot
 
     if move[0] == "undo":
-        return [("press", "undo")]
+        return [Step.press("undo")]
     if move[0] == "redo":
-        return [("press", "undo", "held")]
+        return [Step.press("undo", held=True)]
     action: Action = move[1]
     if move[0] == "stray":
-        return [("tap", pads[(action.stake or 0) % len(pads)], action.card)]
+        return [Step.tap(pads[(action.stake or 0) % len(pads)], action.card)]
     if action.kind == "reveal":
         assert action.stake is not None
-        return [("tap", pads[action.stake], action.card)]
+        return [Step.tap(pads[action.stake], action.card)]
     if action.kind == "stash":
-        return [("press", "ok")]  # yes to the question the status screen asks
-    return [tuple(step) for step in Bot(0, 2, pads=pads).steps_for(action)]
+        return [Step.press("ok")]  # yes to the question the status screen asks
+    return Bot(0, 2, pads=pads).steps_for(action)
 
 
-def seating_steps(setup: dict[str, Any], pads: tuple[str, ...]) -> list[tuple]:
+def seating_steps(setup: dict[str, Any], pads: tuple[str, ...]) -> list[Step]:
     """The chooser's presses, then the seating taps that begin this setup (as `seated`
     writes it): guild bases in seat order, each stake's first market card, kept tasks."""
     from firmware.controllers.arcana import Bot
 
     bot = Bot(0, len(setup["players"]), variant=setup["variant"], pads=pads)
-    chooser = [tuple(s) for s in bot.setup_steps()]
-    steps = chooser[: next(i for i, s in enumerate(chooser) if s[0] == "tap")]
-    steps += [("tap", pads[0], CATALOG.base_of(p["guild"])) for p in setup["players"]]
+    chooser = bot.setup_steps()
+    steps = chooser[: next(i for i, s in enumerate(chooser) if s.kind == "tap")]
+    steps += [Step.tap(pads[0], CATALOG.base_of(p["guild"])) for p in setup["players"]]
     if len(setup["players"]) < 4:
-        steps.append(("press", "ok"))
-    steps += [("tap", pads[i], card) for i, card in enumerate(setup["stakes"])]
-    steps += [("tap", pads[0], task) for kept in setup.get("tasks", []) for task in kept]
+        steps.append(Step.press("ok"))
+    steps += [Step.tap(pads[i], card) for i, card in enumerate(setup["stakes"])]
+    steps += [Step.tap(pads[0], task) for kept in setup.get("tasks", []) for task in kept]
     return steps
 
 

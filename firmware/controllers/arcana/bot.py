@@ -7,46 +7,22 @@ table event (the next card of a pile, the militia) and says which taps and press
 companion produce it.
 
     bot = Bot(seed=1, players=3)
-    result = play_demo_game(top, bot)      # top: a firmware.tabletop.Tabletop
+    result = play_demo_game(top, bot)      # top: a firmware.tabletop.EmulatedTable
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
 from engine.arcana import RULES, Action, State, deal_piles, load_catalog, pending, sensible_action
 from engine.arcana.setup import TASKS_DEALT, TASKS_KEPT
+from engine.arcana.state import MAX_PLAYERS, MIN_PLAYERS
 from firmware.controllers.chooser import GAMES, VARIANTS
+from firmware.steps import Step
 
 FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
 MAX_STEPS = 5000
-
-
-class TapStep(NamedTuple):
-    """Put a card on a pad: ("tap", pad, card_id)."""
-
-    kind: Literal["tap"]
-    pad: str
-    card: str
-
-
-class PressStep(NamedTuple):
-    """Press a button: ("press", button)."""
-
-    kind: Literal["press"]
-    button: str
-
-
-Step = TapStep | PressStep
-
-
-def tap(pad: str, card: str) -> TapStep:
-    return TapStep("tap", pad, card)
-
-
-def press(button: str) -> PressStep:
-    return PressStep("press", button)
 
 
 class Bot:
@@ -60,8 +36,8 @@ class Bot:
         catalog: Any = "sample",
         pads: tuple[str, ...] = FULL_TABLE_PADS,
     ) -> None:
-        if not 2 <= players <= 4:
-            raise ValueError(f"Arcana is for 2 to 4 players, not {players}")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"Arcana is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
         if variant not in dict(VARIANTS):
             raise ValueError(f'unknown variant {variant!r} (use "basic" or "advanced")')
         self.rng = random.Random(seed)
@@ -81,14 +57,15 @@ class Bot:
     # -- setup ------------------------------------------------------------------------------
     def setup_steps(self) -> list[Step]:
         """From the chooser's first screen until the game has begun."""
-        steps = [press("select")] * [g for g, _ in GAMES].index("arcana") + [press("ok")]
-        steps += [press("select")] * [v for v, _ in VARIANTS].index(self.variant) + [press("ok")]
-        steps += [tap(self.pads[0], self.catalog.base_of(g)) for g in self.guilds]
+        select, ok = Step.press("select"), Step.press("ok")
+        steps = [select] * [g for g, _ in GAMES].index("arcana") + [ok]
+        steps += [select] * [v for v, _ in VARIANTS].index(self.variant) + [ok]
+        steps += [Step.tap(self.pads[0], self.catalog.base_of(g)) for g in self.guilds]
         if self.players < 4:
-            steps.append(press("ok"))
-        steps += [tap(self.pads[i], pile[0]) for i, pile in enumerate(self.piles)]
+            steps.append(Step.press("ok"))
+        steps += [Step.tap(self.pads[i], pile[0]) for i, pile in enumerate(self.piles)]
         if self.variant == "advanced":
-            steps += [tap(self.pads[0], task) for kept in self.tasks for task in kept]
+            steps += [Step.tap(self.pads[0], task) for kept in self.tasks for task in kept]
         return steps
 
     # -- play -------------------------------------------------------------------------------
@@ -103,13 +80,13 @@ class Bot:
             # Keep won agents to play them; put everything else under the base.
             if state.catalog.kind(card) == "agent":
                 self.declined.add((player, card))
-                return [press("select")]
-            return [press("ok")]
+                return [Step.press("select")]
+            return [Step.press("ok")]
         if waiting.kind == "reveal":
             assert waiting.stake is not None
             pile = self.piles[waiting.stake]
             card = pile[len(pile) - state.stakes[waiting.stake].pile]
-            return [tap(self.pads[waiting.stake], card)]
+            return [Step.tap(self.pads[waiting.stake], card)]
         return self.steps_for(sensible_action(state, self.rng))
 
     def steps_for(self, action: Action) -> list[Step]:
@@ -117,47 +94,36 @@ class Bot:
         pads = self.pads
         if action.kind in ("agent", "bribe", "militia"):
             assert action.stake is not None
-            return [tap(pads[action.stake], action.card)]
+            return [Step.tap(pads[action.stake], action.card)]
         if action.kind == "discard":
-            return [press("select"), tap(pads[0], action.card)]
+            return [Step.press("select"), Step.tap(pads[0], action.card)]
         if action.kind == "location":
-            steps = [tap(pads[0], action.card)]
+            steps = [Step.tap(pads[0], action.card)]
             params = dict(action.params)
             if "a" in params:
-                steps += [tap(pads[int(params["a"])], action.card)]
-                steps += [tap(pads[int(params["b"])], action.card)]
+                steps += [Step.tap(pads[int(params["a"])], action.card)]
+                steps += [Step.tap(pads[int(params["b"])], action.card)]
             elif "card" in params:
                 agent = str(params["card"])
-                steps += [tap(pads[0], agent), tap(pads[int(params["to"])], agent)]
+                steps += [Step.tap(pads[0], agent), Step.tap(pads[int(params["to"])], agent)]
             return steps
         raise ValueError(f"the bot has no steps for a {action.kind!r} action")
 
 
-def perform(top: Any, step: Step) -> None:
-    """Carry out one step on a Tabletop."""
-    match step:
-        case ("tap", pad, card):
-            top.tap(pad, card)
-        case ("press", button):
-            top.press(button)
-        case _:
-            raise ValueError(f"not a step: {step!r}")
-
-
 def play_demo_game(top: Any, bot: Bot, max_steps: int = MAX_STEPS) -> dict[str, Any]:
-    """Play a whole game on a Tabletop (setting it up first when it has not begun) and
+    """Play a whole game on an EmulatedTable (setting it up first when it has not begun) and
     return the engine's result object; RuntimeError if it does not end in `max_steps`."""
     steps = 0
     if top.companion.game_id is None:
         for step in bot.setup_steps():
-            perform(top, step)
+            top.perform(step)
             steps += 1
     controller = top.companion.controller
     while not controller.is_over():
         if steps > max_steps:
             raise RuntimeError(f"the demo game did not end within {max_steps} steps")
         for step in bot.next_steps(controller.state):
-            perform(top, step)
+            top.perform(step)
             steps += 1
         controller = top.companion.controller  # undo/resume replaces the controller
     return RULES.result(controller.state)

@@ -1,4 +1,7 @@
-"""Arcana's screen models built from the engine state and the controller's prompt.
+"""Arcana's screen models: pure functions of the engine state and the controller's `Prompt`.
+
+    prompt = Prompt(step="Swap: tap the 2nd stake")   # the controller builds it
+    status(state, prompt), stake(state, prompt, 2)      # -> screen models
 
 Face-down agents are only ever counted ("+1 hidden"), kept tasks are never named.
 """
@@ -7,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from engine.arcana import State, is_terminal, pending
 from engine.arcana.events import Bribed, StakeEvaluated
@@ -34,17 +37,32 @@ from firmware.screens import (
     guild_at_stake,
 )
 
-if TYPE_CHECKING:
-    from firmware.controllers.arcana.table import ArcanaTable
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """What the table is asked beyond the engine state, and the results it still shows.
+
+    `question`: the (player, card) asked "under the base?"; `step`: a half-entered location's
+    next step in a few words; `discarding`: Select was pressed for a discard; `results`: the
+    struggle or bribe screen of a stake, by stake; `summary`: the round's results on the status
+    screen; `page`: the game's end, 0 the ranking, p player p-1's breakdown.
+    """
+
+    question: tuple[int, str] | None = None
+    step: str | None = None
+    discarding: bool = False
+    results: tuple[tuple[int, StruggleScreen | BribeScreen], ...] = ()
+    summary: Screen | None = None
+    page: int = 0
 
 
-def stake(table: ArcanaTable, index: int) -> Screen:
+def stake(state: State, prompt: Prompt, index: int) -> Screen:
     """A pad's screen: the last result there, else the stake (or an empty one)."""
-    state = table.state
     if index >= len(state.stakes):
         return PromptScreen(f"No stake here with {state.players} players", icon=PromptIcon.NONE)
-    if index in table.results:
-        return table.results[index]
+    results = dict(prompt.results)
+    if index in results:
+        return results[index]
     count = len(state.stakes)
     label = stake_label(index, count)
     here = state.stakes[index]
@@ -72,14 +90,12 @@ def empty_stake(state: State, index: int) -> EmptyStakeScreen:
     return EmptyStakeScreen(label, after=after)
 
 
-def status(table: ArcanaTable) -> Screen:
+def status(state: State, prompt: Prompt) -> Screen:
     """Round, whose turn, hands and a prompt; a question or the results when there are."""
-    state = table.state
     if is_terminal(state):
-        return ending(state, table.page)
-    question = table.stash_question()
-    if question is not None:
-        player, card = question
+        return ending(state, prompt.page)
+    if prompt.question is not None:
+        player, card = prompt.question
         name = state.catalog.card_name(card)
         return PromptScreen(
             f"{state.names[player]}: {name}\nOK: yes  Select: no",
@@ -87,23 +103,23 @@ def status(table: ArcanaTable) -> Screen:
             icon=PromptIcon.NONE,
             short=f"{name} under base?\nOK: yes  Select: no",
         )
-    if table.summary is not None:
-        return table.summary
+    if prompt.summary is not None:
+        return prompt.summary
     waiting = pending(state)
     hands = tuple(HandCount(state.names[p], state.hand[p]) for p in range(state.players))
     turn = state.names[waiting.player] if waiting.player is not None else ""
     if waiting.kind == "reveal":
         assert waiting.stake is not None
-        prompt = f"New card on stake {waiting.stake + 1}"
+        asked = f"New card on stake {waiting.stake + 1}"
     elif waiting.kind == "militia":
-        prompt = "Militia: tap a stake"
-    elif table.location is not None:
-        prompt = table.location.step()
-    elif table.discarding:
-        prompt = "Discard: tap the card"
+        asked = "Militia: tap a stake"
+    elif prompt.step is not None:
+        asked = prompt.step
+    elif prompt.discarding:
+        asked = "Discard: tap the card"
     else:
-        prompt = "Tap a card to play"
-    return ArcanaStatusScreen(state.round, turn, hands, prompt)
+        asked = "Tap a card to play"
+    return ArcanaStatusScreen(state.round, turn, hands, asked)
 
 
 def struggle(state: State, event: StakeEvaluated) -> StruggleScreen:
@@ -179,3 +195,8 @@ def breakdown(state: State, player: int) -> tuple[ScoreLine, ...]:
             )
         )
     return tuple(lines)
+
+
+def table_screens(state: State, prompt: Prompt, pads: int) -> tuple[Screen, ...]:
+    """The status screen's model, then one per pad in pad order (pad i stands for stake i)."""
+    return (status(state, prompt), *(stake(state, prompt, index) for index in range(pads)))

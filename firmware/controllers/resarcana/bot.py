@@ -6,21 +6,23 @@ a sensible legal action there, applies it privately too and answers the physical
 make the companion take the same action.
 
     bot = Bot(seed=7, players=2)
-    result = play_demo_game(top, bot)      # top: a firmware.tabletop.Tabletop
+    result = play_demo_game(top, bot)      # top: a firmware.tabletop.EmulatedTable
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from engine.resarcana import CARDS, RULES, Action, Position, State, random_setup, view
 from engine.resarcana.essences import KINDS
 from engine.resarcana.essences import Essences as Stock
+from engine.resarcana.state import MIN_PLAYERS
 from firmware.controllers.chooser import GAMES
+from firmware.controllers.resarcana.screens import GAINS
 from firmware.controllers.resarcana.seating import MAX_SEATS, seating_record
-from firmware.controllers.resarcana.turns import GAINS
+from firmware.steps import Step
 
 FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
 CHOOSE_RES_ARCANA = [game for game, _ in GAMES].index("res-arcana")  # Selects from the first
@@ -28,28 +30,12 @@ DEMO_ROUNDS = 15
 DEALS = 100  # deals tried per seed (about 1 two-player deal in 50 does not end soon)
 
 
-class Step(NamedTuple):
-    """One physical step: ("tap", pad, card id) or ("press", button)."""
-
-    kind: str
-    target: str
-    card: str | None = None
-
-    @classmethod
-    def tap(cls, pad: str, card: str) -> Step:
-        return cls("tap", pad, card)
-
-    @classmethod
-    def press(cls, button: str) -> Step:
-        return cls("press", button)
-
-
 class Bot:
     """Plays every seat of a seeded deal greedily: VP powers, buys, producers, pass."""
 
     def __init__(self, seed: int, players: int, pads: Sequence[str] = FULL_TABLE_PADS) -> None:
-        if not 2 <= players <= MAX_SEATS:
-            raise ValueError("Res Arcana is played by 2 to 4 players")
+        if not MIN_PLAYERS <= players <= MAX_SEATS:
+            raise ValueError(f"Res Arcana is played by {MIN_PLAYERS} to {MAX_SEATS} players")
         if len(pads) < players:
             raise ValueError(f"{players} players need {players} pads, the table has {len(pads)}")
         rng = random.Random(seed)
@@ -58,8 +44,7 @@ class Bot:
         # seed always gives the same game).
         for _ in range(DEALS):  # the table draws the start player: any must end soon
             if all(
-                _ends_soon(RULES.setup(deal | {"start_player": start}))
-                for start in range(players)
+                _ends_soon(RULES.setup(deal | {"start_player": start})) for start in range(players)
             ):
                 break
             deal = _deal(rng, players)
@@ -228,7 +213,7 @@ def play_demo_game(
     max_steps: int = 2000,
     after_step: Callable[[Step], None] | None = None,
 ) -> dict[str, Any]:
-    """Play the bot's game on a Tabletop to its end (seating the players first if the game
+    """Play the bot's game on an EmulatedTable to its end (seating the players first if the game
     has not begun) and return the engine's result dict. `after_step` sees every step (the
     demo prints the screens there). RuntimeError if it takes more than `max_steps` steps.
     """
@@ -237,10 +222,7 @@ def play_demo_game(
     def run(steps: list[Step]) -> None:
         nonlocal done
         for step in steps:
-            if step.kind == "tap":
-                top.tap(step.target, step.card)
-            else:
-                top.press(step.target)
+            top.perform(step)
             done += 1
             if after_step is not None:
                 after_step(step)

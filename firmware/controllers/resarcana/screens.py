@@ -7,7 +7,8 @@ exactly what its state says.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from engine.resarcana import State, name, view
 from engine.resarcana.essences import Essences as Stock
@@ -46,7 +47,8 @@ PLACE_ESSENCE = {
 }
 
 
-class Prompt(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Prompt:
     """What the table is being asked: `mode` IDLE, DISCARD (tap a card) or GAIN (choose)."""
 
     mode: str = IDLE
@@ -54,7 +56,8 @@ class Prompt(NamedTuple):
     gain: str | None = None
 
 
-class RoundEnd(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
     """A round that just ended without a winner, and what each seat then produced."""
 
     round: int

@@ -8,12 +8,13 @@ import pytest
 
 from engine.records import load
 from engine.resarcana import RULES, Position
-from firmware.controllers.resarcana import Bot, Step, play_demo_game
+from firmware.controllers.resarcana import Bot, play_demo_game
 from firmware.controllers.resarcana.bot import choose
 from firmware.controllers.resarcana.screens import Prompt, table_screens
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.screens import Essences, RankedPlayer, RankingScreen, SeatScreen, render
-from firmware.tabletop import Tabletop
+from firmware.steps import Step
+from firmware.tabletop import EmulatedTable
 
 PADS = ("stake-0", "stake-1", "stake-2", "stake-3")
 
@@ -40,7 +41,7 @@ def expected_ranking(result) -> RankingScreen:
 def test_the_bot_plays_a_whole_game_through_taps_and_presses(tmp_path, players, seed):
     bot = Bot(seed, players)
     steps: list[Step] = []
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         result = play_demo_game(top, bot, after_step=steps.append)
         game_id = top.companion.game_id
         assert result["finished"] and result == RULES.result(bot.state)
@@ -73,17 +74,17 @@ def test_equal_vp_share_the_first_rank():
 
 def test_a_game_resumes_after_a_power_cut_with_the_same_screens(tmp_path):
     bot = Bot(1, 2)
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         for step in bot.setup_steps():
-            _do(top, step)
+            top.perform(step)
         for _ in range(12):
             for step in bot.next_steps(top.companion.controller.state):
-                _do(top, step)
+                top.perform(step)
         top.wait(4)  # let any notice expire: a resumed table shows none
         before = top.screens()
         state = top.companion.controller.state
         lines = top.journal.lines(top.companion.game_id)
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         assert top.companion.controller.state == state
         assert top.journal.lines(top.companion.game_id) == lines
         after = top.screens()
@@ -95,19 +96,19 @@ def test_a_game_resumes_after_a_power_cut_with_the_same_screens(tmp_path):
 
 def test_the_bot_follows_undo_and_redo_at_the_table(tmp_path):
     bot = Bot(1, 2)
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         for step in bot.setup_steps():
-            _do(top, step)
+            top.perform(step)
         for _ in range(6):
             for step in bot.next_steps(top.companion.controller.state):
-                _do(top, step)
+                top.perform(step)
         top.press("undo")
         top.press("undo")
         top.press("undo", held=True)
         steps = bot.next_steps(top.companion.controller.state)
         assert bot.at == 6  # it went on from the 5th action, where the table is
         for step in steps:
-            _do(top, step)
+            top.perform(step)
         result = play_demo_game(top, bot)
         assert result == RULES.result(bot.state) and result["finished"]
 
@@ -127,10 +128,3 @@ def test_a_bot_deal_is_the_same_for_the_same_seed_and_seats_in_pad_order():
     taps = [s for s in one.setup_steps() if s.kind == "tap"]
     assert [(s.target, s.card) for s in taps] == list(zip(PADS, one.deal["mages"], strict=False))
     assert Position(one.state).current == 0
-
-
-def _do(top, step: Step) -> None:
-    if step.kind == "tap":
-        top.tap(step.target, step.card)
-    else:
-        top.press(step.target)

@@ -22,7 +22,8 @@ from engine.arcana import RULES, Action, State, pending
 from engine.arcana.events import Bribed, GameEnded, StakeEvaluated
 from engine.protocol import BAD_PARAMS, Rejection
 from firmware.controllers.arcana import screens
-from firmware.controllers.base import Ask, Play, Refuse, Reply
+from firmware.controllers.arcana.screens import Prompt, table_screens
+from firmware.controllers.base import Ask, Controller, Play, Refuse, Reply
 from firmware.screens import BribeScreen, Screen, StruggleScreen
 
 
@@ -46,7 +47,7 @@ class LocationPrompt:
         return "Move: tap new stake"
 
 
-class ArcanaTable:
+class ArcanaController(Controller):
     """The game controller of one Arcana game (see the module docstring)."""
 
     def __init__(self, games: Any, state: State) -> None:
@@ -265,9 +266,18 @@ class ArcanaTable:
             self.page = 0
 
     # -- screens --------------------------------------------------------------------------
+    def prompt(self) -> Prompt:
+        """What the screens show beyond the engine state, as one value."""
+        return Prompt(
+            question=self.stash_question(),
+            step=self.location.step() if self.location is not None else None,
+            discarding=self.discarding,
+            results=tuple(self.results.items()),
+            summary=self.summary,
+            page=self.page,
+        )
+
     def screens(self) -> dict[str, Screen]:
         """The status screen and one screen per pad, from the state and the prompt."""
-        shown: dict[str, Screen] = {self.status_role: screens.status(self)}
-        for stake, pad in enumerate(self.pads):
-            shown[pad] = screens.stake(self, stake)
-        return shown
+        models = table_screens(self.state, self.prompt(), len(self.pads))
+        return dict(zip((self.status_role, *self.pads), models, strict=True))
