@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from PIL import Image
 
+from firmware.language import text as tr
 from firmware.screens.canvas import PAPER, Canvas, font
 from firmware.screens.general import message
 from firmware.screens.layout import alert_block, columns, result_bar, title_row, to_play
@@ -22,7 +23,6 @@ from firmware.screens.models import (
     StakeScreen,
     StruggleScreen,
 )
-from firmware.language import text as tr
 from firmware.screens.short_forms import forms, short_form
 
 Size = tuple[int, int]
@@ -136,7 +136,8 @@ def render_struggle(screen: StruggleScreen, size: Size = FULL) -> Image.Image:
     outcome = tr("struggle.wins", name=screen.winner) if screen.winner else tr("struggle.no_winner")
     if canvas.tall:
         columns(canvas, entries, top=14, big=True)
-        line = screen.tie_break or ("" if titled else tr("struggle.needs", threshold=screen.threshold))
+        needs = "" if titled else tr("struggle.needs", threshold=screen.threshold)
+        line = screen.tie_break or needs
         if line:
             canvas.text(0, 39, line, align="center")
         result_bar(canvas, outcome)

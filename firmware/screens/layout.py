@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware.screens.canvas import INK, PAPER, Canvas, font
 from firmware.language import text as tr
+from firmware.screens.canvas import INK, PAPER, Canvas, font
 from firmware.screens.short_forms import forms
 
 
