@@ -213,7 +213,9 @@ class Companion:
             self._handle(event)
 
     def _language(self) -> str | None:
-        return self.language or getattr(self.controller, "language", None)
+        """The open game's language, else the chooser's, else the table's first one."""
+        chosen = self.language or getattr(self.controller, "language", None)
+        return chosen or getattr(self.games, "language", None)
 
     def _handle(self, event: Event) -> None:
         match event:
