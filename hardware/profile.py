@@ -36,9 +36,14 @@ SPI_PINS = {
 SPI_CE_PINS = {0: (8, 7), 1: (18, 17)}
 UART_PINS = {14: "UART TXD", 15: "UART RXD"}
 
+# The languages the screens have catalogs for (firmware/language/*.toml; hardware/ does not
+# import firmware/, a test keeps the two lists equal).
+LANGUAGES = ("en", "de", "fa")
 SECTIONS = {"table", "mux", "readers", "displays", "buttons", "buzzer", "encoder"}
 KEYS = {
-    "table": {"name", "absence_s", "one_field_at_a_time", "hold_s", "description", "buses"},
+    "table": {
+        "name", "absence_s", "one_field_at_a_time", "hold_s", "description", "buses", "language"
+    },
     "mux": {"bus", "address", "kernel", "kernel_buses"},
     "readers": {
         "role",
@@ -174,6 +179,7 @@ class Profile:
     absence_s: float = 0.3
     one_field_at_a_time: bool = True
     description: str = ""
+    language: str = "en"  # the screens' first language (firmware/language/ has its catalogs)
     readers: tuple[ReaderSpec, ...] = ()
     displays: tuple[DisplaySpec, ...] = ()
     buttons: tuple[ButtonSpec, ...] = ()
@@ -410,6 +416,7 @@ class _Checker:
             absence_s=self.value("table", 0, table, "absence_s", float, 0.3, low=0.0, high=10.0),
             one_field_at_a_time=self.value("table", 0, table, "one_field_at_a_time", bool, True),
             buses=self.value("table", 0, table, "buses", str, None, choices=KINDS),
+            language=self.value("table", 0, table, "language", str, "en", choices=LANGUAGES),
         )
         self.hold_s = self.value("table", 0, table, "hold_s", float, 1.0, low=0.05, high=10.0)
         self.mux = self.check_mux()

@@ -134,3 +134,18 @@ def test_a_game_journalled_without_a_language_is_shown_in_the_tables_first_one(t
     assert top.screens()["status"].tobytes() == render(status, language="de").tobytes()
     top.companion.handle(Press("undo"))
     top.close()
+
+
+def test_the_table_profile_names_the_first_language():
+    from hardware.profile import LANGUAGES, PROFILES, ProfileError, parse_profile
+
+    assert set(codes()) <= set(LANGUAGES)  # hardware/ cannot import the catalogs: kept in step
+    text = (PROFILES / "full-table.toml").read_text(encoding="utf-8")
+    german = text.replace("[table]\n", '[table]\nlanguage = "de"\n', 1)
+    assert german != text
+    profile = parse_profile(german)
+    assert profile.language == "de"
+    assert TableGames.for_profile(profile).setup_controller().language == "de"
+    assert parse_profile(text).language == "en"
+    with pytest.raises(ProfileError, match="language"):
+        parse_profile(text.replace("[table]\n", '[table]\nlanguage = "xx"\n', 1))
