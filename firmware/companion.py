@@ -209,10 +209,10 @@ class Companion:
     def handle(self, event: Event) -> None:
         """Handle one event completely: decide, apply, journal, acknowledge, redraw; every
         sentence is made in the language of the game shown (see `firmware.language`)."""
-        with using(self._language()):
+        with using(self.current_language()):
             self._handle(event)
 
-    def _language(self) -> str | None:
+    def current_language(self) -> str | None:
         """The open game's language, else the chooser's, else the table's first one."""
         chosen = self.language or getattr(self.controller, "language", None)
         return chosen or getattr(self.games, "language", None)
@@ -378,7 +378,7 @@ class Companion:
 
     def frames(self) -> dict[str, Image.Image]:
         """The image of every screen role: the controller's, a notice over it, or trouble."""
-        with using(self._language()):
+        with using(self.current_language()):
             return self._frames()
 
     def _frames(self) -> dict[str, Image.Image]:

@@ -24,6 +24,7 @@ from PIL import Image
 
 from engine.records import shown, split
 from firmware.games import CONTROLLERS, TableGames
+from firmware.language import load as load_language
 from firmware.screens import ArcanaStatusScreen, PromptScreen
 from firmware.screens.icons import LEGEND, icon
 from firmware.sim import views
@@ -214,6 +215,9 @@ class SimTable:
                 "displays": list(self.displays),
                 "buttons": list(self.buttons),
                 "status": companion.status_role,
+                # the language the screens are drawn in; the page follows it (lang, dir)
+                "language": load_language(companion.current_language() or "en").code,
+                "direction": load_language(companion.current_language() or "en").direction,
             },
             "screens": self._frames,
             "notices": {role: notice.message for role, notice in companion.notices.items()},
