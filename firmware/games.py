@@ -1,6 +1,7 @@
-"""The games a table can run: controllers, card registries and notices for the companion.
+"""The games a table can run: controllers, card registries and action descriptions for the
+companion (which draws notices itself, `firmware.drawing`).
 
-    games = TableGames(catalog="sample", bindings=journal.bindings())
+    games = GameShelf(catalog="sample", bindings=journal.bindings())
     Companion(displays, journal, games)
 
 Each game has a controller module in `firmware.controllers` offering
@@ -15,22 +16,12 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
-from PIL import Image
-
 from engine.protocol import Rules
-from firmware.companion import UNKNOWN_CARD
 from firmware.controllers.base import Controller
 from firmware.controllers.chooser import GameChooser
 from firmware.language import load as load_language
 from firmware.language import text
 from firmware.registry import Registry
-from firmware.screens import (
-    DeviceTroubleScreen,
-    RefusalScreen,
-    UndoScreen,
-    UnknownCardScreen,
-    render,
-)
 
 FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
 RES_ARCANA_SEATS = 4  # at most; without seats in the profile, the first pads are the seats
@@ -55,7 +46,7 @@ CONTROLLERS = {
 }
 
 
-class TableGames:
+class GameShelf:
     """Both games with one Arcana catalog and the table's tag bindings."""
 
     def __init__(
@@ -84,7 +75,7 @@ class TableGames:
         self.rng = random.Random(seed)
 
     @classmethod
-    def for_profile(cls, profile: Any, **options: Any) -> TableGames:
+    def for_profile(cls, profile: Any, **options: Any) -> GameShelf:
         """The games for a table profile: its reader roles are the pads (a minimal table's
         single "main" pad stands in turn for each pad of the full table, see SinglePad), and
         its seats (if it gives any) are Res Arcana's."""
@@ -144,18 +135,6 @@ class TableGames:
     def registry(self, game: str | None, setup: dict[str, Any] | None) -> Registry:
         return Registry(self.bindings, self.cards(game))
 
-    def notice(self, role: str, message: str, size: tuple[int, int]) -> Image.Image:
-        return render(self.notice_screen(message), size)
-
-    def notice_screen(self, message: str) -> Any:
-        """The screen model of a notice: an unknown card, an undo or redo, or a refusal."""
-        title, _, action = message.partition(": ")  # "Undone: ..." (drawn in the language)
-        if message == UNKNOWN_CARD:
-            return UnknownCardScreen()
-        if title in ("Undone", "Redone") and action:
-            return UndoScreen(action, title)
-        return RefusalScreen(message)
-
     def card_name(self, card: str) -> str:
         if card in self.catalog.cards:
             return self.catalog.card_name(card)
@@ -180,9 +159,6 @@ class TableGames:
         if isinstance(line.get("stake"), int):
             said = text("undo.on_stake", what=said, n=line["stake"] + 1)
         return said
-
-    def trouble(self, message: str, size: tuple[int, int]) -> Image.Image:
-        return render(DeviceTroubleScreen(message), size)
 
 
 def _laid_face_down(line: dict[str, Any], before: Any) -> frozenset[str]:

@@ -27,7 +27,7 @@ TITLES = {None: "choice.which_game", "arcana": "choice.variant", "enroll": "choi
 LANGUAGE = "language"  # the game choice's last line
 
 
-class GameChooser:
+class GameChooser(Controller):
     """Choose the game (and Arcana's variant) with Select and OK on the status screen."""
 
     def __init__(
@@ -49,8 +49,7 @@ class GameChooser:
 
     def raw_tap(self, pad: str, uid: str, written_id: str | None) -> Reply | None:
         """Enrollment takes tags as they are; everything else goes through the registry."""
-        inner_raw = getattr(self.inner, "raw_tap", None)
-        return None if inner_raw is None else inner_raw(pad, uid, written_id)
+        return None if self.inner is None else self.inner.raw_tap(pad, uid, written_id)
 
     def tap(self, pad: str, card: str) -> Reply:
         if self.inner is not None:

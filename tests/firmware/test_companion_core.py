@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from firmware.games import TableGames
+from firmware.events import Device
+from firmware.games import GameShelf
 from firmware.screens import (
     ChoiceScreen,
     DeviceTroubleScreen,
@@ -14,7 +15,7 @@ from firmware.screens import (
     UnknownCardScreen,
     render,
 )
-from firmware.tabletop import Tabletop, uid_for
+from firmware.tabletop import EmulatedTable, uid_for
 from hardware.nfc.tags import Ntag
 
 GAME_CHOICES = ("Arcana", "Res Arcana", "Enroll cards", "Language: English")
@@ -22,7 +23,7 @@ GAME_CHOICES = ("Arcana", "Res Arcana", "Enroll cards", "Language: English")
 
 @pytest.fixture
 def top(tmp_path):
-    with Tabletop(tmp_path, TableGames()) as table:
+    with EmulatedTable(tmp_path, GameShelf()) as table:
         yield table
 
 
@@ -55,8 +56,8 @@ def test_an_unknown_card_says_enroll_it_and_changes_nothing(top):
 
 
 def test_a_bound_tag_without_written_id_is_known(tmp_path):
-    games = TableGames(bindings={uid_for("seer_orb"): "seer_orb"})
-    with Tabletop(tmp_path, games) as top:
+    games = GameShelf(bindings={uid_for("seer_orb"): "seer_orb"})
+    with EmulatedTable(tmp_path, games) as top:
         top.tap("stake-0", Ntag(uid_for("seer_orb")))
         refusal = render(RefusalScreen("Choose the game first: Select, then OK"))
         assert same(top.screens()["status"], refusal)
@@ -74,7 +75,7 @@ def test_a_reader_unplugged_mid_game_is_reported_and_the_rest_goes_on(top):
     top.table.pads["stake-2"].fail("unplugged")
     for _ in range(4):
         top.wait(0.2)
-    assert "reader stake-2" in top.companion.troubles
+    assert Device("reader", "stake-2") in top.companion.troubles
     trouble = render(DeviceTroubleScreen("Reader stake-2 not answering"))
     assert same(top.screens()["stake-2"], trouble)
     top.tap("stake-0", "seer_orb")  # another reader still works
@@ -83,16 +84,16 @@ def test_a_reader_unplugged_mid_game_is_reported_and_the_rest_goes_on(top):
     top.table.pads["stake-2"].recover()
     for _ in range(40):
         top.wait(0.5)
-        if "reader stake-2" not in top.companion.troubles:
+        if Device("reader", "stake-2") not in top.companion.troubles:
             break
-    assert "reader stake-2" not in top.companion.troubles
+    assert Device("reader", "stake-2") not in top.companion.troubles
     assert not same(top.screens()["stake-2"], trouble)
 
 
 def test_a_display_that_disappears_is_reported_on_the_status_screen(top):
     top.table.unplug_display("stake-4")
     top.tap("stake-4", Ntag("04deadbeef0002"))  # stake-4 must draw "Unknown card"
-    assert "display stake-4" in top.companion.troubles
+    assert Device("display", "stake-4") in top.companion.troubles
     expected = render(RefusalScreen("Display stake-4 not answering"))
     assert same(top.screens()["status"], expected)
 
@@ -101,7 +102,7 @@ def test_undo_and_redo_say_what_they_took_back(tmp_path):
     from firmware.controllers.resarcana import Bot
     from firmware.screens import UndoScreen
 
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         bot = Bot(2, 2)
         for step in bot.setup_steps():
             top.perform(step)
@@ -125,7 +126,7 @@ def test_undo_and_redo_say_what_they_took_back(tmp_path):
 
 
 def test_describe_names_the_card_and_the_stake():
-    games = TableGames()
+    games = GameShelf()
     line = {"player": 0, "action": "agent", "card": "blades_agent_3", "stake": 2}
     assert games.describe(line) == "placed Blades agent 3 on stake 3"
     assert (
@@ -136,7 +137,7 @@ def test_describe_names_the_card_and_the_stake():
 def test_undo_first_cancels_a_half_entered_choice(tmp_path):
     from firmware.controllers.arcana import Bot
 
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         bot = Bot(4, 2)
         for step in bot.setup_steps():
             top.perform(step)
@@ -156,7 +157,7 @@ def test_undo_first_cancels_a_half_entered_choice(tmp_path):
 def test_holding_ok_after_the_ranking_sets_up_the_next_game(tmp_path):
     from firmware.controllers.resarcana import Bot
 
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         bot = Bot(2, 2)
         for step in bot.setup_steps():
             top.perform(step)
@@ -179,7 +180,7 @@ def test_a_journalled_game_that_no_longer_replays_is_set_aside(tmp_path):
             {"players": ["A", "B"], "start_player": 0, "mages": ["fire_mage", "shadow_priest"]},
         )
         journal.append(game, {"player": 1, "action": "pass"})  # not player 1's turn
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         assert top.companion.game_id is None
         assert top.journal.games() == []  # kept out of history and out of play ...
         [aside] = top.journal.set_aside()  # ... and listed with its reason
@@ -194,7 +195,7 @@ def test_a_journalled_game_that_no_longer_replays_is_set_aside(tmp_path):
 def test_the_buzzer_says_ok_refused_and_unknown(tmp_path):
     from firmware.controllers.resarcana import Bot
 
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         played = top.table.buzzer.played  # patterns sent to the emulated buzzer pin
         top.tap("stake-0", Ntag("04deadbeef0003"))
         top.tap("stake-0", "seer_orb")  # no game chosen yet
@@ -212,7 +213,7 @@ def test_the_buzzer_says_ok_refused_and_unknown(tmp_path):
 def test_undo_from_the_final_move_reopens_the_game_and_a_restart_resumes_it(tmp_path):
     from firmware.controllers.resarcana import Bot
 
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         bot = Bot(2, 2)
         for step in bot.setup_steps():
             top.perform(step)
@@ -226,7 +227,7 @@ def test_undo_from_the_final_move_reopens_the_game_and_a_restart_resumes_it(tmp_
         assert top.journal.unfinished() == game
         assert top.journal.games()[0].result is None
         state, lines = top.companion.controller.state, top.journal.lines(game)
-    with Tabletop(tmp_path, TableGames()) as top:  # a restart (power cut) resumes it
+    with EmulatedTable(tmp_path, GameShelf()) as top:  # a restart (power cut) resumes it
         assert top.companion.game_id == game
         assert top.companion.controller.state == state
         assert top.journal.lines(game) == lines

@@ -13,11 +13,11 @@ import pytest
 
 from firmware.companion import NOTICE_SECONDS
 from firmware.controllers.resarcana import Bot
-from firmware.events import Crowded, Tick, Trouble
-from firmware.games import TableGames
+from firmware.events import Crowded, Device, Tick, Trouble
+from firmware.games import GameShelf
 from firmware.journal import Journal
 from firmware.screens import ChoiceScreen, RefusalScreen, render
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 from hardware.nfc.tags import Ntag
 
 GAME_CHOICES = ("Arcana", "Res Arcana", "Enroll cards", "Language: English")
@@ -41,11 +41,11 @@ def cannot_save(journal: Journal) -> RefusalScreen:
 
 @pytest.fixture
 def top(tmp_path):
-    with Tabletop(tmp_path, TableGames()) as table:
+    with EmulatedTable(tmp_path, GameShelf()) as table:
         yield table
 
 
-def begun(top: Tabletop, bot: Bot) -> None:
+def begun(top: EmulatedTable, bot: Bot) -> None:
     for step in bot.setup_steps():
         top.perform(step)
 
@@ -63,13 +63,13 @@ def test_a_notice_lasts_exactly_its_seconds(top):
 
 def test_reader_trouble_shows_on_its_pad_and_only_there(top):
     status = top.screens()["status"]
-    top.companion.handle(Trouble("reader stake-2", "not answering"))
+    top.companion.handle(Trouble(Device("reader", "stake-2"), "not answering"))
     assert same(top.screens()["status"], status)  # the pad's own screen says it
     assert not same(top.screens()["stake-2"], status)
 
 
 def test_trouble_with_a_device_that_has_no_screen_shows_on_the_status_screen(top):
-    top.companion.handle(Trouble("reader spare", "not answering"))
+    top.companion.handle(Trouble(Device("reader", "spare"), "not answering"))
     assert same(top.screens()["status"], render(RefusalScreen("Reader spare not answering")))
 
 
@@ -143,7 +143,7 @@ def test_an_undo_or_redo_the_journal_cannot_save_changes_nothing(top):
 
 
 def test_a_tag_the_journal_cannot_bind_stays_unknown(tmp_path):
-    with Tabletop(tmp_path, TableGames(), written_ids=False) as top:
+    with EmulatedTable(tmp_path, GameShelf(), written_ids=False) as top:
         for button in ("select", "select", "ok", "select", "ok"):  # enroll Res Arcana cards
             top.press(button)
         top.companion.journal = failing = read_only(top.journal)
@@ -212,7 +212,7 @@ def test_a_device_back_that_was_never_in_trouble_changes_nothing(top):
     from firmware.events import Recovered
 
     status = top.screens()["status"]
-    top.companion.handle(Recovered("reader stake-3"))
+    top.companion.handle(Recovered(Device("reader", "stake-3")))
     assert same(top.screens()["status"], status) and top.companion.troubles == {}
 
 
@@ -220,7 +220,7 @@ def test_a_journal_found_damaged_at_start_says_so_on_the_status_screen(tmp_path)
     from firmware.journal import FILENAME
 
     (tmp_path / FILENAME).write_bytes(b"this is not a database at all" * 200)
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         notice = top.journal.notice
         assert notice.startswith(f"The journal {FILENAME} was damaged")
         assert same(top.screens()["status"], render(RefusalScreen(notice)))
@@ -235,7 +235,7 @@ def test_a_game_that_no_longer_replays_is_named_on_the_status_screen(tmp_path):
             {"players": ["A", "B"], "start_player": 0, "mages": ["fire_mage", "shadow_priest"]},
         )
         journal.append(game, {"player": 1, "action": "pass"})  # not player 1's turn
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         [aside] = top.journal.set_aside()
         said = RefusalScreen(f"{aside.reason}; set aside.")
         assert same(top.screens()["status"], render(said))
@@ -248,7 +248,7 @@ def test_a_128x32_status_display_gets_frames_and_notices_of_its_size(tmp_path):
     status = 'role = "status"\nchip = "ssd1306"'
     text = text.replace(status, f"{status}\nheight = 32")
     profile = parse_profile(text, source="short-status.toml", name="short-status")
-    with Tabletop(tmp_path, TableGames(), profile=profile) as top:
+    with EmulatedTable(tmp_path, GameShelf(), profile=profile) as top:
         assert same(top.screens()["status"], render(CHOOSER, (128, 32)))
         assert top.screens()["stake-0"].size == (128, 64)  # the others stay 128x64
         top.tap("stake-0", "seer_orb")  # no game chosen: refused on the status screen

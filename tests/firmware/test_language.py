@@ -8,11 +8,11 @@ import string
 import pytest
 
 from firmware.events import Press
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.journal import Journal
 from firmware.language import LanguageError, codes, load, refusal, text, using
 from firmware.screens import ChoiceScreen, render
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 
 OTHERS = [code for code in codes() if code != "en"]
 
@@ -78,7 +78,7 @@ STAKES = ("m_agent_01", "m_loc_02", "m_agent_02", "m_loc_03", "m_agent_06")
 
 
 def test_the_language_line_switches_the_choice_screens_and_the_game_keeps_its_language(tmp_path):
-    top = Tabletop(tmp_path, TableGames())
+    top = EmulatedTable(tmp_path, GameShelf())
     for _ in range(3):
         top.press("select")  # to "Language: English"
     top.press("ok")
@@ -105,17 +105,17 @@ def test_the_language_line_switches_the_choice_screens_and_the_game_keeps_its_la
     assert top.screens()["status"].tobytes() == render(status, language="de").tobytes()
     top.close()
     # a restart resumes the game in German, whatever the table's first language is
-    again = Tabletop(tmp_path, TableGames(language="en"))
+    again = EmulatedTable(tmp_path, GameShelf(language="en"))
     assert again.companion.language == "de"
     assert again.screens()["status"].tobytes() == render(status, language="de").tobytes()
     again.close()
 
 
 def test_the_profiles_language_is_the_first_one_offered():
-    games = TableGames(language="de")
+    games = GameShelf(language="de")
     assert games.setup_controller().language == "de"
     with pytest.raises(LanguageError):
-        TableGames(language="klingon")
+        GameShelf(language="klingon")
 
 
 def test_a_game_journalled_without_a_language_is_shown_in_the_tables_first_one(tmp_path):
@@ -127,7 +127,7 @@ def test_a_game_journalled_without_a_language_is_shown_in_the_tables_first_one(t
     ]
     journal.start("arcana", setup)
     journal.close()
-    top = Tabletop(tmp_path, TableGames(language="de"))
+    top = EmulatedTable(tmp_path, GameShelf(language="de"))
     assert top.companion.language is None  # an older journal: the chooser's language shows
     with using("de"):
         status = top.companion.controller.screens()["status"]
@@ -145,7 +145,7 @@ def test_the_table_profile_names_the_first_language():
     assert german != text
     profile = parse_profile(german)
     assert profile.language == "de"
-    assert TableGames.for_profile(profile).setup_controller().language == "de"
+    assert GameShelf.for_profile(profile).setup_controller().language == "de"
     assert parse_profile(text).language == "en"
     with pytest.raises(ProfileError, match="language"):
         parse_profile(text.replace("[table]\n", '[table]\nlanguage = "xx"\n', 1))

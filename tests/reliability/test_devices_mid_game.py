@@ -8,9 +8,10 @@ import pytest
 
 from engine.resarcana import current_player
 from firmware.controllers.resarcana import Bot
-from firmware.games import TableGames
+from firmware.events import Device
+from firmware.games import GameShelf
 from firmware.screens import DeviceTroubleScreen, UnknownCardScreen, render
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 from hardware.display.screen import LONGEST_RETRY_S
 from hardware.nfc.tags import Ntag
 
@@ -19,7 +20,7 @@ def same(a, b) -> bool:
     return a.convert("1").tobytes() == b.convert("1").tobytes()
 
 
-def perform(top: Tabletop, step) -> None:
+def perform(top: EmulatedTable, step) -> None:
     if step.kind == "tap":
         top.tap(step.target, step.card)
     else:
@@ -27,7 +28,7 @@ def perform(top: Tabletop, step) -> None:
 
 
 class Game:
-    def __init__(self, top: Tabletop, bot: Bot) -> None:
+    def __init__(self, top: EmulatedTable, bot: Bot) -> None:
         self.top, self.bot = top, bot
         for step in bot.setup_steps():
             perform(top, step)
@@ -52,7 +53,7 @@ class Game:
 
 @pytest.fixture
 def game(tmp_path):
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         yield Game(top, Bot(8, 2))
 
 
@@ -114,7 +115,7 @@ def test_a_reader_that_fails_mid_game_and_comes_back(game):
     chip.recover()
     for _ in range(40):
         game.top.wait(0.5)
-        if f"reader {other}" not in game.top.companion.troubles:
+        if Device("reader", other) not in game.top.companion.troubles:
             break
     assert not same(game.top.screens()[other], trouble)
     game.play()
@@ -125,12 +126,12 @@ def test_a_display_that_disappears_mid_game(game):
     game.play(2)
     game.top.table.unplug_display("stake-0")
     game.play(4)  # seat 0's screen changes: it fails to draw
-    assert "display stake-0" in game.top.companion.troubles
+    assert Device("display", "stake-0") in game.top.companion.troubles
     game.top.table.plug_display("stake-0")
-    assert "display stake-0" in game.top.companion.troubles  # not redrawn since
+    assert Device("display", "stake-0") in game.top.companion.troubles  # not redrawn since
     # The display is re-opened at the first redraw after its back-off (emulated seconds).
     game.top.wait(LONGEST_RETRY_S)
-    assert "display stake-0" not in game.top.companion.troubles
+    assert Device("display", "stake-0") not in game.top.companion.troubles
     assert same(game.top.screens()["stake-0"], game.top.companion.frames()["stake-0"])
     game.play()
     assert game.top.companion.rules.result(game.state)["finished"]

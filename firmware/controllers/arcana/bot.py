@@ -7,7 +7,7 @@ table event (the next card of a pile, the militia) and says which taps and press
 companion produce it.
 
     bot = Bot(seed=1, players=3)
-    result = play_demo_game(top, bot)      # top: a firmware.tabletop.Tabletop
+    result = play_demo_game(top, bot)      # top: a firmware.tabletop.EmulatedTable
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.arcana import RULES, Action, State, deal_piles, load_catalog, pending, sensible_action
 from engine.arcana.setup import TASKS_DEALT, TASKS_KEPT
+from engine.arcana.state import MAX_PLAYERS, MIN_PLAYERS
 from firmware.controllers.chooser import GAMES, VARIANTS
 from firmware.steps import Step
 
@@ -35,8 +36,8 @@ class Bot:
         catalog: Any = "sample",
         pads: tuple[str, ...] = FULL_TABLE_PADS,
     ) -> None:
-        if not 2 <= players <= 4:
-            raise ValueError(f"Arcana is for 2 to 4 players, not {players}")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"Arcana is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
         if variant not in dict(VARIANTS):
             raise ValueError(f'unknown variant {variant!r} (use "basic" or "advanced")')
         self.rng = random.Random(seed)
@@ -110,7 +111,7 @@ class Bot:
 
 
 def play_demo_game(top: Any, bot: Bot, max_steps: int = MAX_STEPS) -> dict[str, Any]:
-    """Play a whole game on a Tabletop (setting it up first when it has not begun) and
+    """Play a whole game on an EmulatedTable (setting it up first when it has not begun) and
     return the engine's result object; RuntimeError if it does not end in `max_steps`."""
     steps = 0
     if top.companion.game_id is None:

@@ -17,14 +17,11 @@ from typing import Any
 
 from engine.arcana import Catalog
 from engine.arcana.setup import TASKS_KEPT
-from engine.arcana.state import stake_count
-from firmware.controllers.base import Ask, Begin, Refuse, Reply
+from engine.arcana.state import MAX_PLAYERS, MIN_PLAYERS, stake_count
+from firmware.controllers.base import Ask, Begin, Controller, Refuse, Reply
 from firmware.language import local_name
 from firmware.language import text as tr
 from firmware.screens import Arcanum, PromptIcon, PromptScreen, Screen, StakeScreen
-
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
 
 
 def stake_label(stake: int, stakes: int) -> str:
@@ -33,7 +30,7 @@ def stake_label(stake: int, stakes: int) -> str:
     return tr("stake.free_trade") if stake == stakes - 1 else tr("stake.label", n=stake + 1)
 
 
-class ArcanaSeating:
+class ArcanaSeating(Controller):
     """The setup controller: answers taps and presses until the players are seated."""
 
     def __init__(self, games: Any, variant: str | None) -> None:

@@ -23,8 +23,9 @@ from firmware.controllers.arcana import Bot as ArcanaBot
 from firmware.controllers.arcana import play_demo_game as play_arcana
 from firmware.controllers.resarcana.bot import Bot as ResBot
 from firmware.controllers.resarcana.bot import play_demo_game as play_res
+from firmware.drawing import Notice, notice_screen
 from firmware.events import Press, Tap
-from firmware.games import FULL_TABLE_PADS, TableGames
+from firmware.games import FULL_TABLE_PADS, GameShelf
 from firmware.journal import Journal
 from firmware.language import codes, load, local_name, using
 from firmware.screens import RENDERERS, SIZES, Screen
@@ -33,6 +34,7 @@ from firmware.screens.font import ELLIPSIS, load_font
 from firmware.screens.short_forms import is_short_form
 from firmware.steps import Step
 from firmware.tabletop import uid_for
+from hardware.display.screen import DisplayHealth
 
 ROOT = Path(__file__).resolve().parents[3]
 CATALOGS = (Path(catalogs_init).with_name("sample.toml"), ROOT / "docs" / "catalog-template.toml")
@@ -68,6 +70,7 @@ class Display:
     """A display that keeps nothing: the models are checked, not the pixels."""
 
     size = (128, 64)
+    health = DisplayHealth()
 
     def show(self, image) -> None:
         pass
@@ -77,7 +80,7 @@ class QuickTable:
     """The companion fed tap and press events directly (no emulated readers: fast), noting
     every screen model and notice it shows."""
 
-    def __init__(self, state_dir: Path, games: TableGames) -> None:
+    def __init__(self, state_dir: Path, games: GameShelf) -> None:
         self.games = games
         roles = ("status", *FULL_TABLE_PADS)
         self.companion = Companion(
@@ -105,7 +108,7 @@ class QuickTable:
         for role, screen in self.companion.controller.screens().items():
             self.shown.setdefault((role, screen), None)
         for role, notice in self.companion.notices.items():
-            self.shown.setdefault((role, self.games.notice_screen(notice.message)), None)
+            self.shown.setdefault((role, notice_screen(notice)), None)
         self.companion.notices.clear()
 
 
@@ -151,7 +154,7 @@ def test_the_longest_names_are_the_ones_checked():
 def test_an_arcana_game_of_four_with_the_longest_names_cuts_no_text(tmp_path, variant, code):
     catalog = longest_names_catalog()
     with using(code):  # the models are noted and drawn here in the game's language
-        table = QuickTable(tmp_path, TableGames(catalog=catalog, language=code))
+        table = QuickTable(tmp_path, GameShelf(catalog=catalog, language=code))
         play_arcana(table, ArcanaBot(seed=3, players=4, variant=variant, catalog=catalog))
         table.press("select")  # the breakdowns after the ranking
         table.press("undo")  # and an undo notice
@@ -162,7 +165,7 @@ def test_an_arcana_game_of_four_with_the_longest_names_cuts_no_text(tmp_path, va
 @pytest.mark.parametrize("code", codes())
 def test_a_res_arcana_game_of_four_cuts_no_text(tmp_path, code):
     with using(code):
-        table = QuickTable(tmp_path, TableGames(language=code))
+        table = QuickTable(tmp_path, GameShelf(language=code))
         play_res(table, ResBot(seed=2, players=4))
         table.press("undo")
         assert_nothing_cut(table.shown)
@@ -217,15 +220,16 @@ REFUSALS = [
     "Free trade has its card: tap that card again to take it back",
     f"{G} are seated already (seat 4)",
     f"{G}: tap the militia on a stake first",
-    "Undone: placed a face-down agent on stake 5",
-    f"Redone: bribed with {L} on stake 5",
+]
+UNDONE = [
+    Notice("undone", "placed a face-down agent on stake 5"),
+    Notice("redone", f"bribed with {L} on stake 5"),
 ]
 
 
-@pytest.mark.parametrize("text", REFUSALS)
-def test_every_refusal_fits_whole_at_its_longest(text):
-    games = TableGames()
-    assert_nothing_cut([("stake-0", games.notice_screen(text))])
+@pytest.mark.parametrize("notice", [Notice("refusal", text) for text in REFUSALS] + UNDONE)
+def test_every_refusal_fits_whole_at_its_longest(notice):
+    assert_nothing_cut([("stake-0", notice_screen(notice))])
 
 
 def longest(language, field: str) -> object:
