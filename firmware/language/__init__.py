@@ -29,12 +29,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from firmware.errors import FirmwareError
+
 HERE = Path(__file__).parent
 DEFAULT = "en"
 RIGHT_TO_LEFT = frozenset({"fa"})
 
 
-class LanguageError(ValueError):
+class LanguageError(FirmwareError, ValueError):
     """A language code without a catalog, or a catalog that cannot be read."""
 
 
