@@ -18,6 +18,7 @@ from hardware.profile.messages import ProfileError
 from hardware.profile.specs import (
     BUTTON_ROLES,
     DISPLAY_ROLES,
+    LANGUAGES,
     MIN_SEATS,
     PAD_ROLES,
     SEATS,
@@ -36,6 +37,7 @@ __all__ = [
     "GPIO_PINS",
     "I2C_PINS",
     "KEYS",
+    "LANGUAGES",
     "MIN_SEATS",
     "PAD_ROLES",
     "PROFILES",

@@ -14,6 +14,7 @@ from hardware.profile.messages import expected
 from hardware.profile.specs import (
     BUTTON_ROLES,
     DISPLAY_ROLES,
+    LANGUAGES,
     MIN_SEATS,
     PAD_ROLES,
     SEATS,
@@ -44,6 +45,7 @@ class Checker(Values):
             absence_s=self.value("table", 0, table, "absence_s", float, 0.3, low=0.0, high=10.0),
             one_field_at_a_time=self.value("table", 0, table, "one_field_at_a_time", bool, True),
             buses=self.value("table", 0, table, "buses", str, None, choices=KINDS),
+            language=self.value("table", 0, table, "language", str, "en", choices=LANGUAGES),
         )
         self.hold_s = self.value("table", 0, table, "hold_s", float, 1.0, low=0.05, high=10.0)
         self.mux = self.check_mux()
