@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from firmware.screens import Screen
+
+if TYPE_CHECKING:
+    from engine.arcana.catalog import Catalog
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,3 +96,20 @@ class Controller(Protocol):
         """One screen model per display role, a pure function of the state and the prompt;
         the companion renders each at its display's size (128x64 or 128x32)."""
         ...
+
+
+@runtime_checkable
+class Shelf(Protocol):
+    """What the controllers and the web pages read of the games they belong to
+    (`firmware.games.GameShelf`): the table's pads and seats, the status role, the random draws
+    left to the table, the Arcana catalog and the card ids a tag may stand for."""
+
+    pads: tuple[str, ...]  # the full table's reader roles, in table order
+    seats: tuple[str, ...]  # Res Arcana's seats 1, 2, ... as pads
+    status_role: str
+    rng: random.Random
+
+    @property
+    def catalog(self) -> Catalog: ...
+
+    def cards(self, game: str | None) -> set[str]: ...

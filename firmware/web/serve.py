@@ -16,6 +16,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
+from firmware.controllers.base import Shelf
 from firmware.table_loop import ServiceLoop
 from firmware.web.app import SETTINGS, make_app, overlay_pending
 from firmware.web.live import LiveTable
@@ -45,7 +46,7 @@ def status_role(displays: dict[str, Any]) -> str:
 def start(
     table: Any,
     journal: Any,
-    games: Any,
+    games: Shelf,
     service: Any,
     profile: Profile,
     state_dir: Path,

@@ -15,6 +15,7 @@ from typing import Any
 from PIL import Image
 
 from engine.records import shown, split
+from firmware.controllers.base import Shelf
 from firmware.errors import FirmwareError
 from firmware.games import GameShelf
 from firmware.language import load as load_language
@@ -40,7 +41,7 @@ LEGEND_ROWS = [
 
 
 def agents_face_up(
-    game: str, games: Any, state: Any, pads: tuple[str, ...], seat: int
+    game: str, games: Shelf, state: Any, pads: tuple[str, ...], seat: int
 ) -> list[dict[str, Any]]:
     """A seat's face-up agents on the stakes (public): a location may move one of them."""
     if game != "arcana":

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from firmware.controllers.base import Shelf
+
 
 def public_record(game: str, lines: list[dict[str, Any]], viewer: int | None) -> list[Any]:
     """The record (header first) as `viewer` may see it; the header's catalog is kept by
@@ -39,7 +41,7 @@ def public_result(game: str, rules: Any, state: Any, viewer: int | None) -> dict
     return rules.result(state)
 
 
-def card_info(game: str | None, games: Any, card: str) -> dict[str, Any]:
+def card_info(game: str | None, games: Shelf, card: str) -> dict[str, Any]:
     """A card's id, printed name, kind and `face`: the values printed on it (for the page's
     card faces). Only ever asked for cards the viewer may see."""
     if game == "res-arcana" or (game is None and card not in games.catalog.cards):
@@ -61,7 +63,7 @@ def card_info(game: str | None, games: Any, card: str) -> dict[str, Any]:
     return {"id": card, "name": catalog.card_name(card), "kind": kind, "face": arcana_face}
 
 
-def card_box(game: str | None, games: Any) -> list[dict[str, str]]:
+def card_box(game: str | None, games: Shelf) -> list[dict[str, str]]:
     """Every card of the game (or of both during the choice), grouped by kind, then name."""
     cards = [card_info(game, games, card) for card in games.cards(game)]
     return sorted(cards, key=lambda c: (c["kind"], c["name"], c["id"]))
@@ -98,7 +100,7 @@ def _arcana_pads(action: Any, pads: Sequence[str]) -> list[str]:
 
 def _entries(
     game: str,
-    games: Any,
+    games: Shelf,
     cards: Iterable[str],
     playable: dict[str, dict[str, set[str]]],
 ) -> list[dict[str, Any]]:
@@ -115,7 +117,7 @@ def _entries(
 
 
 def hand(
-    game: str, games: Any, rules: Any, state: Any, pads: Sequence[str], seat: int
+    game: str, games: Shelf, rules: Any, state: Any, pads: Sequence[str], seat: int
 ) -> dict[str, Any]:
     """One seat's cards (playable now, or greyed) and, in Arcana, its secrets."""
     playable = moves(game, rules, state, pads).get(seat, {})
@@ -146,13 +148,13 @@ def _pad(pads: Sequence[str], stake: int) -> str | None:
     return pads[stake] if stake < len(pads) else None
 
 
-def table_cards(game: str, games: Any, rules: Any, state: Any, pads: Sequence[str]) -> list[Any]:
+def table_cards(game: str, games: Shelf, rules: Any, state: Any, pads: Sequence[str]) -> list[Any]:
     """Cards the table itself may take now (Arcana: the next market card of a stake)."""
     playable = moves(game, rules, state, pads).get(None, {})
     return _entries(game, games, sorted(playable), playable)
 
 
-def setup_cards(games: Any, chooser: Any) -> list[dict[str, Any]]:
+def setup_cards(games: Shelf, chooser: Any) -> list[dict[str, Any]]:
     """The cards the setup screens wait for, once the game is chosen: Res Arcana's mages;
     Arcana's guild bases, then the stakes' first market cards, then (advanced) the tasks.
     Cards already used are greyed, except tasks: which ones were kept stays secret."""
@@ -184,7 +186,7 @@ def setup_cards(games: Any, chooser: Any) -> list[dict[str, Any]]:
 
 
 def _setup_entries(
-    game: str, games: Any, cards: list[str], used: set[Any], kind: str, pads: Sequence[str]
+    game: str, games: Shelf, cards: list[str], used: set[Any], kind: str, pads: Sequence[str]
 ) -> list[dict[str, Any]]:
     out = []
     for card in cards:

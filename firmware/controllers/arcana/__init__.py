@@ -15,14 +15,15 @@ from engine.arcana import RULES, ArcanaRules
 from firmware.controllers.arcana.bot import Bot, play_demo_game
 from firmware.controllers.arcana.controller import ArcanaController
 from firmware.controllers.arcana.seating import ArcanaSeating
+from firmware.controllers.base import Shelf
 
 
-def setup_controller(games: Any, variant: str | None) -> ArcanaSeating:
+def setup_controller(games: Shelf, variant: str | None) -> ArcanaSeating:
     """The controller that seats the players and answers `Begin("arcana", setup)`."""
     return ArcanaSeating(games, variant)
 
 
-def game_controller(games: Any, setup: dict[str, Any]) -> tuple[ArcanaRules, ArcanaController]:
+def game_controller(games: Shelf, setup: dict[str, Any]) -> tuple[ArcanaRules, ArcanaController]:
     """The rules and the controller of a game that starts (or resumes) with this setup."""
     return RULES, ArcanaController(games, RULES.setup(setup))
 

@@ -23,7 +23,7 @@ from engine.arcana.events import Bribed, GameEnded, StakeEvaluated
 from engine.protocol import BAD_PARAMS, Rejection
 from firmware.controllers.arcana import screens
 from firmware.controllers.arcana.screens import Prompt, table_screens
-from firmware.controllers.base import Ask, Controller, Play, Refuse, Reply
+from firmware.controllers.base import Ask, Controller, Play, Refuse, Reply, Shelf
 from firmware.language import local_name, refusal
 from firmware.language import text as tr
 from firmware.screens import BribeScreen, Screen, StruggleScreen
@@ -52,7 +52,7 @@ class LocationPrompt:
 class ArcanaController(Controller):
     """The game controller of one Arcana game (see the module docstring)."""
 
-    def __init__(self, games: Any, state: State) -> None:
+    def __init__(self, games: Shelf, state: State) -> None:
         self.state = state
         self.status_role: str = games.status_role
         self.pads: tuple[str, ...] = tuple(games.pads)

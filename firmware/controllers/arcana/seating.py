@@ -18,7 +18,7 @@ from typing import Any
 from engine.arcana import Catalog
 from engine.arcana.setup import TASKS_KEPT
 from engine.arcana.state import MAX_PLAYERS, MIN_PLAYERS, stake_count
-from firmware.controllers.base import Ask, Begin, Controller, Refuse, Reply
+from firmware.controllers.base import Ask, Begin, Controller, Refuse, Reply, Shelf
 from firmware.language import local_name
 from firmware.language import text as tr
 from firmware.screens import Arcanum, PromptIcon, PromptScreen, Screen, StakeScreen
@@ -33,7 +33,7 @@ def stake_label(stake: int, stakes: int) -> str:
 class ArcanaSeating(Controller):
     """The setup controller: answers taps and presses until the players are seated."""
 
-    def __init__(self, games: Any, variant: str | None) -> None:
+    def __init__(self, games: Shelf, variant: str | None) -> None:
         self.games = games
         self.catalog: Catalog = games.catalog
         self.variant = variant or "basic"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.resarcana import RULES
+from firmware.controllers.base import Shelf
 from firmware.controllers.resarcana.bot import Bot, play_demo_game
 from firmware.controllers.resarcana.controller import GAINS, ResArcanaController
 from firmware.controllers.resarcana.seating import ResArcanaSeating
@@ -27,11 +28,11 @@ __all__ = [
 ]
 
 
-def setup_controller(games: Any, variant: str | None) -> ResArcanaSeating:
+def setup_controller(games: Shelf, variant: str | None) -> ResArcanaSeating:
     """The setup screens of Res Arcana (it has no variant: `variant` is None)."""
     return ResArcanaSeating(games)
 
 
-def game_controller(games: Any, setup: dict[str, Any]) -> tuple[Any, ResArcanaController]:
+def game_controller(games: Shelf, setup: dict[str, Any]) -> tuple[Any, ResArcanaController]:
     """The rules and the controller of a game that starts, or resumes, with this setup."""
     return RULES, ResArcanaController(games, RULES.setup(setup))

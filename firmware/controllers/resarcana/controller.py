@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.protocol import Rejection
 from engine.resarcana import CARDS, RULES, Action, Position, State, events
-from firmware.controllers.base import Ask, Controller, Play, Refuse, Reply
+from firmware.controllers.base import Ask, Controller, Play, Refuse, Reply, Shelf
 from firmware.controllers.resarcana.screens import (
     DISCARD,
     GAIN,
@@ -36,7 +36,7 @@ from firmware.screens import Screen
 class ResArcanaController(Controller):
     """The controller of one Res Arcana game; `state` is the engine state (physical play)."""
 
-    def __init__(self, games: Any, state: State) -> None:
+    def __init__(self, games: Shelf, state: State) -> None:
         self.state = state
         self.players = Position(state).players
         self.pads: tuple[str, ...] = tuple(games.seats)[: self.players]  # in seat order

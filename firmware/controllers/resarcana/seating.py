@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.resarcana import CARDS
 from engine.resarcana.state import MAX_PLAYERS
-from firmware.controllers.base import Ask, Begin, Controller, Refuse, Reply
+from firmware.controllers.base import Ask, Begin, Controller, Refuse, Reply, Shelf
 from firmware.language import text as tr
 from firmware.screens import PromptIcon, PromptScreen, Screen
 
@@ -26,7 +26,7 @@ MIN_SEATS = 2
 class ResArcanaSeating(Controller):
     """The setup controller: mages tapped on pads become seats; OK (or a 4th mage) begins."""
 
-    def __init__(self, games: Any) -> None:
+    def __init__(self, games: Shelf) -> None:
         self.state = None
         self.rng = games.rng
         self.pads: tuple[str, ...] = tuple(games.seats)[:MAX_SEATS]  # in seat order
