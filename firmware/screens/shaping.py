@@ -1,0 +1,73 @@
+"""Persian (and any Arabic-script) text for the bitmap fonts: joined letter forms in visual order.
+
+The fonts hold one bitmap per presentation form (`fonts/small-fa.txt`), so shaping is two
+steps by well-kept libraries, nothing of our own: `arabic_reshaper` picks each letter's joining
+form (isolated, initial, medial, final; lam-alef ligatures), then `python-bidi` (the Unicode
+Bidirectional Algorithm, a Rust crate with wheels for the Pi's aarch64 and armv7l) puts the
+text in the order it is seen, left to right, numbers and Latin names kept left to right
+inside it:
+
+    >>> shape("آتش ۳") == "۳ " + "\\ufeb6\\ufe97\\ufe81"
+    True
+    >>> shape("Thieves 3")
+    'Thieves 3'
+    >>> persian_digits("Round 2: 10 VP")
+    'Round ۲: ۱۰ VP'
+
+Text is kept in logical order everywhere else (models, fitting, wrapping); only the font's
+measuring and pasting see the shaped string. Harakat are dropped (a 1-bit glyph has no room
+for them); ZWNJ is kept and is zero-width.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from arabic_reshaper import ArabicReshaper
+from arabic_reshaper.reshaper_config import default_config
+from bidi import get_display
+
+# Only the lam-alef ligatures (which Persian and Arabic writing require): the word ligatures
+# (Allah, ...) and the hundreds of optional letter ligatures have no glyphs in our fonts.
+_CONFIG = {
+    **{key: key.startswith("ARABIC LIGATURE LAM WITH ALEF")
+       for key in default_config if key.startswith("ARABIC LIGATURE")},
+    "delete_harakat": True,
+    "support_ligatures": True,
+}
+_RESHAPER = ArabicReshaper(configuration=_CONFIG)
+
+PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+
+
+def is_rtl_char(char: str) -> bool:
+    """True for a letter or sign of the Arabic script (base letters or presentation forms)."""
+    code = ord(char)
+    return 0x0600 <= code <= 0x06FF or 0xFB50 <= code <= 0xFDFF or 0xFE70 <= code <= 0xFEFF
+
+
+def is_rtl(text: str) -> bool:
+    """True when the text reads right to left: its first strong letter is Arabic script (as the
+    bidi algorithm decides a paragraph's direction). Digits and signs are neutral."""
+    for char in text:
+        if is_rtl_char(char) and not "\u06f0" <= char <= "\u06f9" and not (
+            "\u0660" <= char <= "\u0669"
+        ):
+            return True
+        if char.isalpha():
+            return False
+    return False
+
+
+@lru_cache(maxsize=4096)
+def shape(text: str) -> str:
+    """The text as the glyphs are pasted, left to right: joined forms in visual order. Text
+    without Arabic script comes back unchanged."""
+    if not any(is_rtl_char(char) for char in text):
+        return text
+    return get_display(_RESHAPER.reshape(text))
+
+
+def persian_digits(text: str) -> str:
+    """The text with its ASCII digits written as Persian digits (۰-۹)."""
+    return text.translate(PERSIAN_DIGITS)
