@@ -182,6 +182,24 @@ EXAMPLES: dict[str, m.Screen] = {
     "undo": m.UndoScreen("Ann placed an agent on stake 2"),
 }
 
+# Persian (right to left, shaped; firmware/screens/shaping.py): names and sentences in the words
+# of the Res Arcana rules, name and value columns mirrored, icons and big digits in place.
+PERSIAN_EXAMPLES: dict[str, m.Screen] = {
+    "seat_fa": m.SeatScreen(
+        name="مریم", essences=m.Essences(fire=3, life=0, calm=12, death=1, gold=9), vp=7
+    ),
+    "victory_check_fa": m.VictoryCheckScreen(
+        round=6,
+        scores=(m.Strength("مریم", 11), m.Strength("علی", 9), m.Strength("سارا", 10)),
+        winners=("مریم",),
+    ),
+    "prompt_fa": m.PromptScreen("کارت را روی جایگاه بگذارید", title="جایگاه ۱"),
+    "choice_fa": m.ChoiceScreen("بازی را انتخاب کنید", ("آرکانا", "رس آرکانا"), selected=1),
+    "refusal_fa": m.RefusalScreen("این کنش ۲ طلا و ۱ جوهر دیگر لازم دارد"),
+    "undo_fa": m.UndoScreen("علی اژدهای استخوانی را برگرداند"),
+}
+EXAMPLES.update(PERSIAN_EXAMPLES)
+
 
 def picture(image: Image.Image, scale: int = 3) -> Image.Image:
     """A screen as the docs show it: pixels enlarged, light blue on black like the OLEDs."""

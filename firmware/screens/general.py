@@ -18,11 +18,18 @@ from firmware.screens.models import (
     UndoScreen,
     UnknownCardScreen,
 )
+from firmware.screens.shaping import is_rtl
 
 Size = tuple[int, int]
 FULL: Size = (128, 64)
 MAX_LINES = 3
 PITCH = {"medium": 15, "small": 11}
+# Persian lines need more room: dots above and below, tall kaf and lam (fonts/small-fa.txt)
+PITCH_RTL = {"medium": 17, "small": 13}
+
+
+def _pitch(text: str) -> dict[str, int]:
+    return PITCH_RTL if is_rtl(text) else PITCH
 
 
 def message(size: Size, icon: str, title: str, text: str) -> Image.Image:
@@ -51,7 +58,7 @@ def message(size: Size, icon: str, title: str, text: str) -> Image.Image:
     if scale:
         side = 16 * scale
         canvas.icon(icon, 0, top + (body - side) // 2, scale=scale)
-    pitch = PITCH[face] if canvas.tall else PITCH[face] - 1
+    pitch = _pitch(text)[face] if canvas.tall else _pitch(text)[face] - 1
     caps = 10 if face == "medium" else 7
     block = pitch * (len(lines) - 1) + caps
     y = top + (body - block) // 2
@@ -65,7 +72,7 @@ def _fit_lines(text: str, width: int, height: int) -> tuple[list[str], str, bool
     font, else the small one: at most three lines of medium, four of small)."""
     for face in ("medium", "small"):
         most = MAX_LINES if face == "medium" else MAX_LINES + 1
-        room = min(most, max(1, (height - 2) // (PITCH[face] - 1)))
+        room = min(most, max(1, (height - 2) // (_pitch(text)[face] - 1)))
         lines = font(face).wrap(text, width, 99)
         if len(lines) <= room:
             return lines, face, True

@@ -21,6 +21,7 @@ for them); ZWNJ is kept and is zero-width.
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 
 from arabic_reshaper import ArabicReshaper
@@ -30,8 +31,11 @@ from bidi import get_display
 # Only the lam-alef ligatures (which Persian and Arabic writing require): the word ligatures
 # (Allah, ...) and the hundreds of optional letter ligatures have no glyphs in our fonts.
 _CONFIG = {
-    **{key: key.startswith("ARABIC LIGATURE LAM WITH ALEF")
-       for key in default_config if key.startswith("ARABIC LIGATURE")},
+    **{
+        key: key.startswith("ARABIC LIGATURE LAM WITH ALEF")
+        for key in default_config
+        if key.startswith("ARABIC LIGATURE")
+    },
     "delete_harakat": True,
     "support_ligatures": True,
 }
@@ -47,14 +51,14 @@ def is_rtl_char(char: str) -> bool:
 
 
 def is_rtl(text: str) -> bool:
-    """True when the text reads right to left: its first strong letter is Arabic script (as the
-    bidi algorithm decides a paragraph's direction). Digits and signs are neutral."""
+    """True when the text reads right to left: its first strong character is right-to-left,
+    as the bidi algorithm decides a paragraph's direction (rule P2; digits and signs are
+    neutral, so "۱۲ مریم" is right to left and "Ann ۱۲" left to right)."""
     for char in text:
-        if is_rtl_char(char) and not "\u06f0" <= char <= "\u06f9" and not (
-            "\u0660" <= char <= "\u0669"
-        ):
+        kind = unicodedata.bidirectional(char)
+        if kind in ("R", "AL"):
             return True
-        if char.isalpha():
+        if kind == "L":
             return False
     return False
 
