@@ -25,7 +25,7 @@ from importlib import resources
 
 from PIL import Image
 
-from firmware.screens.shaping import shape
+from firmware.screens.shaping import RLM, is_rtl, shape
 
 ELLIPSIS = "…"
 REPLACEMENT = "?"
@@ -76,11 +76,17 @@ class Font:
         return x
 
     def fit(self, text: str, width: int) -> str:
-        """The text, shortened with a visible ellipsis when it is wider than width pixels."""
+        """The text, shortened with a visible ellipsis when it is wider than width pixels.
+        The cut is at the logical end: the right of a left-to-right text, the left of a
+        right-to-left one (a cut that leaves no Persian letter starts with RLM to stay so).
+        """
         if self.width(text) <= width:
             return text
+        lead = RLM if is_rtl(text) else ""
         for end in range(len(text) - 1, -1, -1):
             shortened = text[:end].rstrip() + ELLIPSIS
+            if lead and not is_rtl(shortened):
+                shortened = lead + shortened
             if self.width(shortened) <= width:
                 return shortened
         return ELLIPSIS if self.width(ELLIPSIS) <= width else ""

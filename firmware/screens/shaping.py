@@ -41,6 +41,7 @@ _CONFIG = {
 }
 _RESHAPER = ArabicReshaper(configuration=_CONFIG)
 
+RLM = "\u200f"  # RIGHT-TO-LEFT MARK: zero width, keeps a cut line right to left
 PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
 
@@ -67,8 +68,8 @@ def is_rtl(text: str) -> bool:
 def shape(text: str) -> str:
     """The text as the glyphs are pasted, left to right: joined forms in visual order. Text
     without Arabic script comes back unchanged."""
-    if not any(is_rtl_char(char) for char in text):
-        return text
+    if not any(unicodedata.bidirectional(char) in ("R", "AL", "AN") for char in text):
+        return text  # nothing right to left (RLM, U+200F, is "R": it makes a line RTL)
     return get_display(_RESHAPER.reshape(text))
 
 

@@ -57,6 +57,13 @@ PERSIAN_SIGNS = (
 )
 
 
+def _isolated_forms() -> dict[str, str]:
+    """Each letter's isolated presentation form -> the letter (drawn alone, it is that form)."""
+    from arabic_reshaper.letters import ISOLATED, LETTERS_ARABIC
+
+    return {forms[ISOLATED]: letter for letter, forms in LETTERS_ARABIC.items() if forms[ISOLATED]}
+
+
 def persian_chars() -> str:
     """Every letter arabic_reshaper knows, in each of its joining forms, the lam-alef
     ligatures, and the signs above (those Vazirmatn lacks are left out when baking)."""
@@ -72,6 +79,8 @@ def persian_chars() -> str:
             chars.update(form for form in forms if form)
     return "".join(sorted(chars))
 
+
+ISOLATED_FORMS = _isolated_forms()
 
 # name -> (TrueType file, pixel size, characters, description), for the Persian glyph files
 PERSIAN_FONTS = {
@@ -149,6 +158,9 @@ def bake_persian(name: str, ttf_dir: Path) -> str:
     rendered: dict[str, tuple[Image.Image, int]] = {}
     for char in persian_chars():
         image, advance = _render_shifted(font, char, pad)
+        if _ink(image) == notdef and char in ISOLATED_FORMS:
+            # Vazirmatn lacks a few isolated forms (ۀ's U+FBA4): the letter alone is that form
+            image, advance = _render_shifted(font, ISOLATED_FORMS[char], pad)
         if _ink(image) != notdef:
             rendered[char] = (image, advance)
     boxes = [image.getbbox() for image, _ in rendered.values() if image.getbbox()]

@@ -1,0 +1,291 @@
+"""Persian on the OLED: shaped and ordered exactly as arabic_reshaper and python-bidi say, cut at
+its logical end (the left), set against the right of its box, every letter form in the fonts.
+
+The glyph sequence is read from what the font really pastes onto the image (each paste's mask
+is one of the font's glyph bitmaps), then compared with the libraries' own visual string,
+computed here with their default settings, independently of `firmware.screens.shaping`.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from arabic_reshaper import reshape
+from bidi import get_display
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageChops
+
+from firmware.screens import SIZE_128X32, SIZE_128X64, Strength, VictoryCheckScreen, render
+from firmware.screens.canvas import Canvas
+from firmware.screens.font import ELLIPSIS, REPLACEMENT, Font, load_font
+from firmware.screens.shaping import RLM, is_rtl, persian_digits, shape
+
+FONT_NAMES = ["small", "medium"]
+
+# The 32 letters of the Persian alphabet, with alef madda, the hamza forms, heh with yeh above
+# and the Arabic kaf, yeh and teh marbuta that Persian text copied from Arabic carries.
+PERSIAN_LETTERS = "ابپتثجچحخدذرزژسشصضطظعغفقکگلمنوهی" + "آءأإؤئۀكية"
+PERSIAN_SIGNS = "۰۱۲۳۴۵۶۷۸۹،؛؟«»٪"
+
+SENTENCES = [
+    "آتش، زندگی، آرامش، مرگ و طلا",  # the five essences, in the rules' words
+    "بازیکن ۲ با ۱۰ امتیاز برنده است",
+    "مریم 12 VP",  # ASCII digits and a Latin word inside
+    "اژدهای استخوانی (Bone Dragon) ۳ طلا",
+    "سلام، کلاه لاک",  # lam-alef ligatures
+    "می\u200cکشد",  # a zero-width non-joiner
+    "پاس دادن؟",
+    "«رس آرکانا»",
+    "Ann و مریم",  # starts left to right
+]
+
+
+def library_visual(text: str) -> str:
+    """What the two libraries make of the text, with their default settings."""
+    return get_display(reshape(text))
+
+
+def drawn(visual: str) -> list[str]:
+    """The characters of a visual string that leave a glyph: format characters have none."""
+    return [char for char in visual if unicodedata.category(char) != "Cf"]
+
+
+class PasteLog:
+    """An image that records the glyph bitmaps pasted on it (and pastes them)."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self.pastes: list[tuple[tuple[int, int, int, int], Image.Image]] = []
+
+    def paste(self, fill, box, mask) -> None:
+        self.pastes.append((box, mask))
+        self.image.paste(fill, box, mask)
+
+
+def pasted_chars(face: Font, log: PasteLog) -> list[str]:
+    by_bitmap = {id(bitmap): char for char, bitmap in face.glyphs.items()}
+    return [by_bitmap[id(mask)] for _, mask in log.pastes]
+
+
+def draw_logged(face: Font, text: str, x: int = 2) -> tuple[PasteLog, int]:
+    log = PasteLog(Image.new("1", (400, 40), 0))
+    end = face.draw(log, x, 10, text)
+    return log, end
+
+
+@pytest.mark.parametrize("name", FONT_NAMES)
+@pytest.mark.parametrize("text", SENTENCES)
+def test_the_font_pastes_the_glyphs_the_shaping_libraries_give_left_to_right(name, text):
+    face = load_font(name)
+    log, end = draw_logged(face, text)
+    expected = drawn(library_visual(text))
+    assert pasted_chars(face, log) == expected
+    assert REPLACEMENT not in expected or REPLACEMENT in text
+    # each glyph starts where the previous one's advance ended, from left to right
+    pen = 2
+    for (char, (box, _)) in zip(expected, log.pastes, strict=True):
+        left = face.spacing.get(char, (0, 0))[1]
+        assert box[0] == pen - left
+        pen += face.advance(char)
+    assert end == pen == 2 + face.width(text)
+
+
+@pytest.mark.parametrize("text", SENTENCES)
+def test_the_pixels_are_the_library_glyphs_side_by_side(text):
+    """Not the paste log alone: the image equals the expected glyph bitmaps pasted in turn."""
+    face = load_font("small")
+    canvas = Canvas(SIZE_128X64)
+    canvas.text(0, 20, text, width=400)  # room enough: nothing is cut
+    expected = Image.new("1", SIZE_128X64, 0)
+    visual = drawn(library_visual(text))
+    x = canvas.marks[0].x0
+    for char in visual:
+        bitmap = face.glyphs[char]
+        left = x - face.spacing.get(char, (0, 0))[1]
+        top = 20 - face.cap_top
+        expected.paste(1, (left, top, left + bitmap.width, top + bitmap.height), bitmap)
+        x += face.advance(char)
+    assert canvas.image.tobytes() == expected.tobytes()
+
+
+@settings(deadline=None)
+@given(
+    text=st.text(
+        alphabet=st.sampled_from(PERSIAN_LETTERS + PERSIAN_SIGNS + " 0123456789 abc-:()."),
+        max_size=40,
+    )
+)
+def test_any_persian_text_is_pasted_as_the_libraries_order_it(text):
+    assume("لله" not in text)  # the libraries' default ALLAH word ligature, left off here
+    face = load_font("small")
+    log, _ = draw_logged(face, text)
+    assert pasted_chars(face, log) == drawn(library_visual(text))
+    assert shape(text) == library_visual(text)
+
+
+def test_shape_leaves_text_without_arabic_script_alone_and_is_the_libraries_otherwise():
+    assert shape("Thieves 3") == "Thieves 3"
+    assert shape("آتش ۳") == "۳ \ufeb6\ufe97\ufe81"  # final sheen, initial teh, alef madda
+    assert shape("طلا") == "\ufefc\ufec3"  # the lam-alef ligature (final), then initial tah
+    # the ALLAH ligature has no glyph in our fonts: the word is shaped letter by letter
+    assert shape("الله") == "\ufeea\ufee0\ufedf\ufe8d"
+
+
+@pytest.mark.parametrize("name", FONT_NAMES)
+def test_every_form_the_reshaper_makes_of_the_persian_alphabet_is_baked(name):
+    face = load_font(name)
+    replacement = face.glyph(REPLACEMENT).tobytes()
+    contexts = ("{}", "ب{}", "{}ب", "ب{}ب", "ل{}", "بل{}", "{}ـ")
+    forms = set(PERSIAN_SIGNS)
+    for letter in PERSIAN_LETTERS:
+        for context in contexts:
+            forms.update(shape(context.format(letter)))
+    forms.discard(" ")
+    assert len(forms) > 130  # isolated, initial, medial and final forms, ligatures, signs
+    for char in forms:
+        assert char in face.glyphs, f"U+{ord(char):04X} {unicodedata.name(char, '?')}"
+        assert face.glyph(char).getbbox() is not None, f"U+{ord(char):04X} has no ink"
+        assert face.glyph(char).tobytes() != replacement
+
+
+@pytest.mark.parametrize("name", FONT_NAMES)
+def test_joining_marks_are_in_the_font_and_take_no_room(name):
+    face = load_font(name)
+    for char in ("\u200c", "\u200d", RLM):
+        assert char in face.glyphs
+        assert face.advance(char) == 0
+    assert face.width("می\u200cکشد") == face.width("می") + face.width("کشد")
+
+
+def test_persian_glyphs_sit_on_the_latin_baseline():
+    """Merged on one baseline: alef and Persian one stand where x stands."""
+    for name in FONT_NAMES:
+        face = load_font(name)
+        for char in ("\ufe8d", "۱", "x"):
+            assert face.glyph(char).getbbox()[3] == face.baseline, (name, char)
+        assert {glyph.height for glyph in face.glyphs.values()} == {face.height}
+
+
+@pytest.mark.parametrize("name", FONT_NAMES)
+def test_a_cut_persian_text_loses_its_left_end_and_shows_the_ellipsis_there(name):
+    face = load_font(name)
+    text = "اژدهای استخوانی سه طلا می‌گیرد"
+    shown = face.fit(text, 50)
+    assert face.width(shown) <= 50
+    assert shown.endswith(ELLIPSIS) and text.startswith(shown[: -len(ELLIPSIS)])
+    visual = face.pasted(shown)
+    assert visual[0] == ELLIPSIS  # the logical end of right-to-left text is its left
+    assert visual == library_visual(shown)
+    # the kept letters are the start of the text, as the libraries order them
+    kept = drawn(library_visual(shown[: -len(ELLIPSIS)]))
+    assert drawn(visual)[1:] == kept
+
+
+def test_a_cut_latin_text_still_ends_on_the_right():
+    small = load_font("small")
+    shown = small.fit("Ann و مریم و علی", 40)
+    assert shown.endswith(ELLIPSIS) and small.pasted(shown).endswith(ELLIPSIS)
+
+
+def test_a_cut_that_leaves_only_digits_stays_right_to_left():
+    small = load_font("small")
+    shown = small.fit("۱۲۳۴۵ ۶۷۸۹۰ مریم", 30)
+    assert shown.startswith(RLM) and shown.endswith(ELLIPSIS)
+    assert small.pasted(shown)[0] == ELLIPSIS
+
+
+@pytest.mark.parametrize("name", FONT_NAMES)
+@settings(deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from(PERSIAN_LETTERS + "۰۱۲۳ 12 ab"), max_size=40),
+    width=st.integers(min_value=0, max_value=128),
+)
+def test_fit_cuts_right_to_left_text_on_its_left(name, text, width):
+    face = load_font(name)
+    shown = face.fit(text, width)
+    assert face.width(shown) <= width
+    if face.width(text) <= width:
+        assert shown == text
+    elif shown:
+        assert shown.endswith(ELLIPSIS)
+        assert text.startswith(shown.removeprefix(RLM)[: -len(ELLIPSIS)])
+        visual = face.pasted(shown)
+        if is_rtl(text):
+            assert visual[0] == ELLIPSIS
+        else:
+            assert visual.endswith(ELLIPSIS)
+
+
+@pytest.mark.parametrize("name", FONT_NAMES)
+@settings(deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from(PERSIAN_LETTERS + "۱۲ "), max_size=60),
+    width=st.integers(min_value=30, max_value=128),
+)
+def test_wrapped_persian_lines_fit_their_width(name, text, width):
+    face = load_font(name)
+    lines = face.wrap(text, width, 3)
+    assert 1 <= len(lines) <= 3
+    assert all(face.width(line) <= width for line in lines)
+
+
+def test_persian_text_is_set_against_the_right_of_its_box():
+    canvas = Canvas(SIZE_128X64)
+    canvas.text(10, 5, "مریم", width=100)
+    canvas.text(10, 25, "Ann", width=100)
+    persian, latin = canvas.marks
+    assert persian.x1 == 110 and persian.x0 > 10
+    assert latin.x0 == 10 and latin.x1 < 110
+
+
+def test_a_cut_persian_text_fills_its_box_from_the_right_with_the_ellipsis_leftmost():
+    canvas = Canvas(SIZE_128X64)
+    canvas.text(20, 5, "اژدهای استخوانی سه طلا می‌گیرد", width=60)
+    (mark,) = canvas.marks
+    assert mark.shown.endswith(ELLIPSIS) and mark.x0 >= 20 and mark.x1 == 80
+    small = load_font("small")
+    ellipsis = small.glyph(ELLIPSIS)
+    # the leftmost ink is the ellipsis: its dots in place, nothing left of the mark
+    assert canvas.image.crop((0, 0, mark.x0, 64)).getbbox() is None
+    top = 5 - small.cap_top
+    there = canvas.image.crop((mark.x0, top, mark.x0 + ellipsis.width, top + small.height))
+    assert ImageChops.logical_and(there, ellipsis).tobytes() == ellipsis.tobytes()
+
+
+@pytest.mark.parametrize("size", [SIZE_128X64, SIZE_128X32], ids=["128x64", "128x32"])
+def test_name_and_value_columns_are_mirrored_for_persian_names(size, monkeypatch):
+    made: list[Canvas] = []
+    original = Canvas.__init__
+
+    def keep(self, canvas_size):
+        original(self, canvas_size)
+        made.append(self)
+
+    monkeypatch.setattr(Canvas, "__init__", keep)
+    scores = (Strength("مریم", 11), Strength("علی", 9), Strength("سارا", 4))
+    render(VictoryCheckScreen(round=2, scores=scores), size)
+    marks = {mark.text: mark for mark in made[-1].marks}
+    first, second, third = (marks[name] for name in ("مریم", "علی", "سارا"))
+    assert first.x0 > second.x0 > third.x0  # the first column on the right
+    if size == SIZE_128X32:  # "number name" on one line: the number on the left
+        assert marks["11"].x1 <= first.x0 and marks["9"].x1 <= second.x0
+    latin = (Strength("Ann", 11), Strength("Ben", 9))
+    render(VictoryCheckScreen(round=2, scores=latin), size)
+    marks = {mark.text: mark for mark in made[-1].marks}
+    assert marks["Ann"].x0 < marks["Ben"].x0
+    if size == SIZE_128X32:
+        assert marks["Ann"].x1 <= marks["11"].x0
+
+
+def test_persian_digits_replace_ascii_digits_only():
+    assert persian_digits("Round 12: 3/4 VP") == "Round ۱۲: ۳/۴ VP"
+    assert persian_digits("مریم ۱۰") == "مریم ۱۰"
+    # digits keep their left-to-right order inside right-to-left text
+    assert "۱۲۳" in shape(persian_digits("امتیاز 123"))
+
+
+def test_is_rtl_follows_the_first_strong_character():
+    assert is_rtl("مریم 12") and is_rtl("۱۲ مریم") and is_rtl("12: علی")
+    assert not is_rtl("Ann مریم") and not is_rtl("۱۲") and not is_rtl("")
