@@ -150,7 +150,8 @@ def _parse(name: str, text: str) -> Font:
         if left:
             spacing[char] = (int(width), int(left[0]))
         index += 1 + height
-    capital = glyphs.get("H") or glyphs.get("0") or glyphs["\u0627"]  # digits: no letters
+    # the digits fonts have no letters, a Persian glyph file no Latin
+    capital = next(glyphs[char] for char in ("H", "0", "\u0627", "\u06f1") if char in glyphs)
     _, cap_top, _, cap_bottom = capital.getbbox()
     baseline = int(header["baseline"])
     return Font(name, height, baseline, cap_top, cap_bottom - cap_top, glyphs, spacing)
@@ -187,7 +188,7 @@ def _bitmap(rows: list[str], width: int) -> Image.Image:
 
 
 # The fonts that hold Persian: their Arabic-script glyph files.
-PERSIAN_GLYPHS = {"small": "small-fa", "medium": "medium-fa"}
+PERSIAN_GLYPHS = {"small": "small-fa", "medium": "medium-fa", "digits": "digits-fa"}
 
 
 def _read(name: str) -> Font:
@@ -197,7 +198,7 @@ def _read(name: str) -> Font:
 
 @cache
 def load_font(name: str) -> Font:
-    """The font `small`, `medium` (both with Persian) or `digits`, parsed once per process."""
+    """The font `small`, `medium` or `digits` (all with Persian), parsed once per process."""
     font = _read(name)
     if name in PERSIAN_GLYPHS:
         font = _merged(font, _read(PERSIAN_GLYPHS[name]))

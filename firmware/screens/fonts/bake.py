@@ -13,12 +13,13 @@ the baked bitmaps are renamed (`arcana-small`, ...) as that license asks of deri
 
 The Persian glyphs (`small-fa.txt`, `medium-fa.txt`: Arabic letters in every joining form the
 shaper `arabic_reshaper` produces, lam-alef ligatures, Persian and Arabic-Indic digits, Arabic
-punctuation) are baked from Vazirmatn (SIL Open Font License 1.1, `OFL-Vazirmatn.txt` beside
-them), npm package `vazirmatn` 33.0.3, one glyph at a time with plain FreeType (no raqm: the
-shaping happens at run time, `firmware/screens/shaping.py`, and picks these presentation
-forms). Vazirmatn's joining strokes and dots may reach one or two pixels left of a glyph's
-origin, so these files give `glyph HEX ADVANCE LEFT`: the bitmap starts LEFT columns before
-the pen and may reach past ADVANCE; the fonts are drawn as merged with `small`/`medium`:
+punctuation; `digits-fa.txt`: big ۰-۹) are baked from Vazirmatn (SIL Open Font License 1.1,
+`OFL-Vazirmatn.txt` beside them), npm package `vazirmatn` 33.0.3, one glyph at a time with
+plain FreeType (no raqm: the shaping happens at run time, `firmware/screens/shaping.py`, and
+picks these presentation forms). Vazirmatn's joining strokes and dots may reach one or two
+pixels left of a glyph's origin, so these files give `glyph HEX ADVANCE LEFT`: the bitmap
+starts LEFT columns before the pen and may reach past ADVANCE. `font.load_font` merges them
+into `small`, `medium` and `digits` on the same baseline. Baking them again:
 
     npm pack vazirmatn@33.0.3 && tar xzf vazirmatn-33.0.3.tgz
     python -m firmware.screens.fonts.bake --persian package/fonts/ttf
@@ -82,10 +83,14 @@ def persian_chars() -> str:
 
 ISOLATED_FORMS = _isolated_forms()
 
-# name -> (TrueType file, pixel size, characters, description), for the Persian glyph files
+PERSIAN_DIGITS = "".join(chr(c) for c in range(0x06F0, 0x06FA))
+
+# name -> (TrueType file, pixel size, characters (None: persian_chars()), description), for the
+# Persian glyph files
 PERSIAN_FONTS = {
-    "small-fa": ("Vazirmatn-Bold.ttf", 13, "Persian text beside `small`, alef 9 px"),
-    "medium-fa": ("Vazirmatn-Bold.ttf", 16, "Persian names and headlines beside `medium`"),
+    "small-fa": ("Vazirmatn-Bold.ttf", 13, None, "Persian text beside `small`, alef 9 px"),
+    "medium-fa": ("Vazirmatn-Bold.ttf", 16, None, "Persian names and headlines beside `medium`"),
+    "digits-fa": ("Vazirmatn-Bold.ttf", 32, PERSIAN_DIGITS, "big Persian digits, 22 px"),
 }
 
 # name -> (TrueType file, pixel size, characters, description)
@@ -151,12 +156,12 @@ def _ink(image: Image.Image) -> bytes:
 
 def bake_persian(name: str, ttf_dir: Path) -> str:
     """The text of one Persian glyph file: `glyph HEX ADVANCE LEFT` (see the docstring)."""
-    file_name, size, description = PERSIAN_FONTS[name]
+    file_name, size, chars, description = PERSIAN_FONTS[name]
     font = ImageFont.truetype(str(ttf_dir / file_name), size, layout_engine=ImageFont.Layout.BASIC)
     pad = 4
     notdef = _ink(_render_shifted(font, "\ue000", pad)[0])  # a private-use point: the box
     rendered: dict[str, tuple[Image.Image, int]] = {}
-    for char in persian_chars():
+    for char in chars or persian_chars():
         image, advance = _render_shifted(font, char, pad)
         if _ink(image) == notdef and char in ISOLATED_FORMS:
             # Vazirmatn lacks a few isolated forms (ۀ's U+FBA4): the letter alone is that form
@@ -174,7 +179,7 @@ def bake_persian(name: str, ttf_dir: Path) -> str:
         f"height {bottom - top}",
         f"baseline {4 + font.getmetrics()[0] - top}",
     ]
-    for char in ZERO_WIDTH:
+    for char in ZERO_WIDTH if chars is None else "":
         lines.append(f"glyph {ord(char):04X} 0 0")
         lines.extend([""] * (bottom - top))
     for char, (image, advance) in sorted(rendered.items()):

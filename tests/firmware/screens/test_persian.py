@@ -289,3 +289,12 @@ def test_persian_digits_replace_ascii_digits_only():
 def test_is_rtl_follows_the_first_strong_character():
     assert is_rtl("مریم 12") and is_rtl("۱۲ مریم") and is_rtl("12: علی")
     assert not is_rtl("Ann مریم") and not is_rtl("۱۲") and not is_rtl("")
+
+
+def test_the_big_digits_font_holds_persian_digits_as_tall_as_its_own():
+    digits = load_font("digits")
+    for char in "۰۱۲۳۴۵۶۷۸۹":
+        assert digits.glyph(char).tobytes() != digits.glyph(REPLACEMENT).tobytes(), char
+    one, latin_one = digits.glyph("۱").getbbox(), digits.glyph("1").getbbox()
+    assert abs((one[3] - one[1]) - (latin_one[3] - latin_one[1])) <= 1
+    assert digits.width(persian_digits("12")) <= digits.width("12") + 4
