@@ -129,8 +129,13 @@ def render_choice(screen: ChoiceScreen, size: Size = FULL) -> Image.Image:
     if canvas.tall:
         canvas.box(0, 0, canvas.width - 1, 10)
         position_width = font("small").width(position)
-        canvas.text(canvas.width - position_width - 2, 2, position, fill=PAPER)
-        canvas.text(2, 2, screen.title, width=canvas.width - position_width - 8, fill=PAPER)
+        # a right-to-left title reads from the right: the count goes to the left of it
+        mirror = is_rtl(screen.title)
+        title_x = position_width + 6 if mirror else 2
+        canvas.text(2 if mirror else canvas.width - position_width - 2, 2, position, fill=PAPER)
+        canvas.text(
+            title_x, 2, screen.title, width=canvas.width - position_width - 8, fill=PAPER
+        )
         first = min(max(selected - 1, 0), max(count - 3, 0))
         for row, index in enumerate(range(first, min(first + 3, count))):
             y = 12 + row * 14
@@ -149,8 +154,10 @@ def render_choice(screen: ChoiceScreen, size: Size = FULL) -> Image.Image:
         canvas.text(0, 56, screen.hint, align="center")
     else:
         position_width = font("small").width(position)
-        canvas.text(canvas.width - position_width, 1, position)
-        canvas.text(0, 1, screen.title, width=canvas.width - position_width - 4)
+        mirror = is_rtl(screen.title)
+        canvas.text(0 if mirror else canvas.width - position_width, 1, position)
+        title_x = position_width + 4 if mirror else 0
+        canvas.text(title_x, 1, screen.title, width=canvas.width - position_width - 4)
         canvas.box(0, 12, canvas.width - 1, canvas.height - 1)
         if count:
             canvas.icon("turn", 2, 16, fill=PAPER)

@@ -55,7 +55,7 @@ def columns(canvas: Canvas, entries: Sequence[tuple[str, int, bool]], top: int, 
             if is_rtl(label):  # mirrored: the number on the left, the name on the right
                 canvas.text(x + 1, top, str(number), fill=fill, width=number_width)
                 canvas.text(
-                    x + number_width + 3, top, label, width=width - number_width - 5, fill=fill
+                    x + number_width + 2, top, label, width=width - number_width - 4, fill=fill
                 )
             else:
                 canvas.text(x + width - 2 - number_width, top, str(number), fill=fill)
@@ -74,7 +74,8 @@ def result_bar(canvas: Canvas, text: str) -> None:
             canvas.text(1, 52, text, width=canvas.width - 2, align="center", fill=PAPER)
     else:
         canvas.box(0, 23, canvas.width - 1, canvas.height - 1)
-        canvas.text(1, 24, text, width=canvas.width - 2, align="center", fill=PAPER)
+        y = 23 if is_rtl(text) else 24  # Persian letters reach lower: keep their tails
+        canvas.text(1, y, text, width=canvas.width - 2, align="center", fill=PAPER)
 
 
 def alert_block(canvas: Canvas, text: str, top: int, bottom: int | None = None) -> None:

@@ -16,6 +16,7 @@ from firmware.screens.models import (
     SeatScreen,
     VictoryCheckScreen,
 )
+from firmware.screens.shaping import is_rtl
 from firmware.screens.short_forms import short_form
 
 Size = tuple[int, int]
@@ -62,13 +63,17 @@ def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
         essence_row(canvas, screen.essences, top=0)
         vp = f"{screen.vp} VP"
         vp_width = font("medium").width(vp)
-        canvas.text(canvas.width - vp_width, 22, vp, font="medium")
         line = status or screen.name  # the seat's own player knows their name
+        # name and value mirrored for a right-to-left line: the VP on the left
+        left = vp_width + 4 if is_rtl(line) else 0
+        canvas.text(0 if left else canvas.width - vp_width, 22, vp, font="medium")
         fill = 1
         if screen.your_turn and not screen.passed:
-            canvas.box(0, 22, canvas.width - vp_width - 4, canvas.height - 1)
+            canvas.box(left, 22, left + canvas.width - vp_width - 4, canvas.height - 1)
             fill = PAPER
-        canvas.text(1, 24, line, width=canvas.width - vp_width - 6, fill=fill)
+        # Persian letters reach lower: the line sits a row higher to keep their tails
+        y = 23 if left else 24
+        canvas.text(left + 1, y, line, width=canvas.width - vp_width - 6, fill=fill)
     return canvas.image
 
 

@@ -298,3 +298,32 @@ def test_the_big_digits_font_holds_persian_digits_as_tall_as_its_own():
     one, latin_one = digits.glyph("۱").getbbox(), digits.glyph("1").getbbox()
     assert abs((one[3] - one[1]) - (latin_one[3] - latin_one[1])) <= 1
     assert digits.width(persian_digits("12")) <= digits.width("12") + 4
+
+
+def test_persian_text_without_a_box_starts_where_it_is_put():
+    """A caller that sized a box to the text (an inverted status) draws it at x."""
+    canvas = Canvas(SIZE_128X64)
+    end = canvas.text(2, 19, "نوبت شما")
+    (mark,) = canvas.marks
+    assert mark.x0 == 2 and end == mark.x1 == 2 + load_font("small").width("نوبت شما")
+
+
+def test_the_choice_count_moves_left_of_a_persian_title(monkeypatch):
+    from firmware.screens import ChoiceScreen
+
+    made: list[Canvas] = []
+    original = Canvas.__init__
+
+    def keep(self, canvas_size):
+        original(self, canvas_size)
+        made.append(self)
+
+    monkeypatch.setattr(Canvas, "__init__", keep)
+    for size in (SIZE_128X64, SIZE_128X32):
+        render(ChoiceScreen("بازی را انتخاب کنید", ("آرکانا", "رس آرکانا")), size)
+        marks = {mark.text: mark for mark in made[-1].marks}
+        assert marks["1/2"].x1 < marks["بازی را انتخاب کنید"].x0
+        assert marks["بازی را انتخاب کنید"].x1 >= 126
+        render(ChoiceScreen("Choose the game", ("Arcana", "Res Arcana")), size)
+        marks = {mark.text: mark for mark in made[-1].marks}
+        assert marks["Choose the game"].x1 < marks["1/2"].x0
