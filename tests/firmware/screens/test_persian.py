@@ -8,7 +8,9 @@ computed here with their default settings, independently of `firmware.screens.sh
 
 from __future__ import annotations
 
+import tomllib
 import unicodedata
+from pathlib import Path
 
 import pytest
 from arabic_reshaper import reshape
@@ -17,7 +19,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
-from firmware.screens import SIZE_128X32, SIZE_128X64, Strength, VictoryCheckScreen, render
+from firmware.screens import (
+    SIZE_128X32,
+    SIZE_128X64,
+    ChoiceScreen,
+    Strength,
+    VictoryCheckScreen,
+    render,
+)
 from firmware.screens.canvas import Canvas
 from firmware.screens.font import ELLIPSIS, REPLACEMENT, Font, load_font
 from firmware.screens.shaping import RLM, is_rtl, persian_digits, shape
@@ -309,8 +318,6 @@ def test_persian_text_without_a_box_starts_where_it_is_put():
 
 
 def test_the_choice_count_moves_left_of_a_persian_title(monkeypatch):
-    from firmware.screens import ChoiceScreen
-
     made: list[Canvas] = []
     original = Canvas.__init__
 
@@ -327,3 +334,31 @@ def test_the_choice_count_moves_left_of_a_persian_title(monkeypatch):
         render(ChoiceScreen("Choose the game", ("Arcana", "Res Arcana")), size)
         marks = {mark.text: mark for mark in made[-1].marks}
         assert marks["Choose the game"].x1 < marks["1/2"].x0
+
+
+PERSIAN_CATALOG = Path(__file__).resolve().parents[3] / "firmware" / "language" / "fa.toml"
+
+
+def catalog_texts(table: dict) -> list[str]:
+    """Every text of a catalog table: its keys (the short forms' names) and values."""
+    found: list[str] = []
+    for key, value in table.items():
+        found.append(key)
+        if isinstance(value, dict):
+            found.extend(catalog_texts(value))
+        else:
+            found.extend(map(str, value) if isinstance(value, list) else [str(value)])
+    return found
+
+
+@pytest.mark.parametrize("name", FONT_NAMES)
+def test_every_persian_catalog_text_is_drawn_with_the_fonts_own_glyphs(name):
+    """No sentence of fa.toml shows a '?' box: every shaped character has its glyph."""
+    face = load_font(name)
+    catalog = tomllib.loads(PERSIAN_CATALOG.read_text(encoding="utf-8"))
+    texts = catalog_texts(catalog)
+    assert len(texts) > 200
+    for text in texts:
+        for line in text.split("\n"):
+            missing = {char for char in face.pasted(line) if char not in face.glyphs}
+            assert not missing, f"{line!r}: no glyph for {sorted(missing)}"
