@@ -94,10 +94,15 @@ class Font:
     def wrap(self, text: str, width: int, max_lines: int) -> list[str]:
         """Word-wrapped lines of at most width pixels; the last kept line shows an ellipsis
         when the text needs more than max_lines lines. Words wider than a line are cut.
+        Each line of a right-to-left paragraph stays right to left (RLM leads it if needed).
         """
         lines: list[str] = []
         for paragraph in text.split("\n"):
-            lines.extend(self._wrap_paragraph(paragraph, width))
+            wrapped = self._wrap_paragraph(paragraph, width)
+            if is_rtl(paragraph):  # a line of a Persian paragraph reads right to left too,
+                # even when it starts with a Latin name or a number
+                wrapped = [line if is_rtl(line) or not line else RLM + line for line in wrapped]
+            lines.extend(wrapped)
         if len(lines) > max_lines:
             rest = " ".join(lines[max_lines - 1 :])
             lines = [*lines[: max_lines - 1], self.fit(rest + ELLIPSIS, width)]

@@ -362,3 +362,13 @@ def test_every_persian_catalog_text_is_drawn_with_the_fonts_own_glyphs(name):
         for line in text.split("\n"):
             missing = {char for char in face.pasted(line) if char not in face.glyphs}
             assert not missing, f"{line!r}: no glyph for {sorted(missing)}"
+
+
+def test_every_wrapped_line_of_a_persian_paragraph_reads_right_to_left():
+    small = load_font("small")
+    text = "\u200fClockwork Spy را در منطقه ۲ گذاشت و Old Smuggler را دور انداخت"
+    lines = small.wrap(text, 60, 6)
+    assert len(lines) >= 3
+    assert any(line.startswith(RLM + "Old") or line.startswith(RLM + "Smuggler") for line in lines)
+    assert all(is_rtl(line) for line in lines)
+    assert not any(RLM in line for line in small.wrap("Clockwork Spy and more", 60, 3))
