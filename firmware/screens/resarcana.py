@@ -64,16 +64,17 @@ def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
         vp = f"{screen.vp} VP"
         vp_width = font("medium").width(vp)
         line = status or screen.name  # the seat's own player knows their name
-        # name and value mirrored for a right-to-left line: the VP on the left
-        left = vp_width + 4 if is_rtl(line) else 0
-        canvas.text(0 if left else canvas.width - vp_width, 22, vp, font="medium")
+        if is_rtl(line):  # name and value mirrored: the VP on the left (its last letter
+            # reaches a pixel left), the line a row higher to keep the Persian letters' tails
+            vp_x, left, right, y = 1, vp_width + 5, canvas.width - 1, 23
+        else:
+            vp_x, left, right, y = canvas.width - vp_width, 0, canvas.width - vp_width - 4, 24
+        canvas.text(vp_x, 22, vp, font="medium")
         fill = 1
         if screen.your_turn and not screen.passed:
-            canvas.box(left, 22, left + canvas.width - vp_width - 4, canvas.height - 1)
+            canvas.box(left, 22, right, canvas.height - 1)
             fill = PAPER
-        # Persian letters reach lower: the line sits a row higher to keep their tails
-        y = 23 if left else 24
-        canvas.text(left + 1, y, line, width=canvas.width - vp_width - 6, fill=fill)
+        canvas.text(left + 1, y, line, width=right - left - 2, fill=fill)
     return canvas.image
 
 

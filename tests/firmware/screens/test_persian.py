@@ -23,6 +23,8 @@ from firmware.screens import (
     SIZE_128X32,
     SIZE_128X64,
     ChoiceScreen,
+    Essences,
+    SeatScreen,
     Strength,
     VictoryCheckScreen,
     render,
@@ -372,3 +374,21 @@ def test_every_wrapped_line_of_a_persian_paragraph_reads_right_to_left():
     assert any(line.startswith(RLM + "Old") or line.startswith(RLM + "Smuggler") for line in lines)
     assert all(is_rtl(line) for line in lines)
     assert not any(RLM in line for line in small.wrap("Clockwork Spy and more", 60, 3))
+
+
+def test_a_seat_with_a_persian_line_has_its_vp_on_the_left_on_128x32(monkeypatch):
+    made: list[Canvas] = []
+    original = Canvas.__init__
+
+    def keep(self, canvas_size):
+        original(self, canvas_size)
+        made.append(self)
+
+    monkeypatch.setattr(Canvas, "__init__", keep)
+    render(SeatScreen(name="مریم", essences=Essences(), vp=7), SIZE_128X32)
+    marks = {mark.text: mark for mark in made[-1].marks}
+    assert marks["7 VP"].x0 == 1 and marks["7 VP"].x1 < marks["مریم"].x0
+    assert marks["مریم"].x1 == 126  # against the right edge, inside the box
+    render(SeatScreen(name="Ann", essences=Essences(), vp=7), SIZE_128X32)
+    marks = {mark.text: mark for mark in made[-1].marks}
+    assert marks["Ann"].x1 < marks["7 VP"].x0 and marks["7 VP"].x1 == 128
