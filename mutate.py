@@ -43,6 +43,14 @@ TESTS = {
         "tests/firmware/test_minimal_table.py::test_holding_select_walks_the_roles_in_order_and_round",
         "tests/firmware/test_minimal_table.py::test_a_refusal_shows_on_the_one_screen_whatever_the_role",
     ),
+    # What the companion drew itself before firmware/drawing.py: the same promises.
+    "firmware/drawing.py": (
+        "tests/firmware/test_companion_core.py",
+        "tests/firmware/test_companion_feedback.py",
+        "tests/firmware/test_minimal_table.py::test_holding_select_walks_the_roles_in_order_and_round",
+        "tests/firmware/test_minimal_table.py::test_a_refusal_shows_on_the_one_screen_whatever_the_role",
+        "tests/reliability/test_devices_mid_game.py",
+    ),
     "firmware/journal.py": (
         "tests/firmware/test_journal.py",
         "tests/firmware/test_journal_busy.py",

@@ -48,7 +48,14 @@ WRONG_KIND = "wrong_kind"  # the card is not of a kind this action takes
 BAD_PARAMS = "bad_params"  # the action's other values do not fit it
 
 
-class IllegalAction(Exception):
+class EngineError(Exception):
+    """The base of every exception the engine raises (as gpiozero's `GPIOZeroError`).
+
+    Each keeps the built-in base its callers catch as a second base (`RecordError` and
+    `CatalogError` are ValueErrors), so `except ValueError` still sees them."""
+
+
+class IllegalAction(EngineError):
     """Raised by convenience wrappers (`play`) when `apply` answers with a Rejection."""
 
     def __init__(self, rejection: Rejection) -> None:

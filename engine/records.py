@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
-from engine.protocol import Rejection, Rules
+from engine.protocol import EngineError, Rejection, Rules
 
 FORMAT = "arcana-table/record"
 VERSION = 1
@@ -31,7 +31,7 @@ GAMES = {
 }
 
 
-class RecordError(ValueError):
+class RecordError(EngineError, ValueError):
     """A record line that is not valid JSON, does not fit the format, or is illegal."""
 
     def __init__(self, reason: str, line: int | None = None) -> None:

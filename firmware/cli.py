@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "history": ("history", "list the journalled games with winners and scores"),
     "bench": ("bench", "measure performance (engine, hardware, companion, appliance)"),
     "catalog": ("catalog", "check a card catalog (TOML) and report every problem"),
+    "pair": ("pair", "pair the owner's phone with the table's web app (a one-time QR code)"),
     "wiring": ("wiring", "draw the wiring diagram of a table profile as SVG"),
 }
 

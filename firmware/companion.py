@@ -2,7 +2,9 @@
 
 Taps, presses and device news arrive as events (`firmware.events`); for each, the
 companion asks the controller what it means, applies an action through the engine,
-appends it to the journal *before* acknowledging, and redraws the screens.
+appends it to the journal *before* acknowledging, and redraws the screens (what they show
+is `firmware.drawing`'s: the companion hands it screen models, `Notice`s and the `Device`s in
+trouble).
 
     companion = Companion(table_displays, journal, games, buzzer=buzzer)
     companion.start()            # resume an unfinished game, or begin the setup
@@ -14,29 +16,21 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from PIL import Image
 
 from engine.protocol import Rejection, Rules
 from engine.records import RecordError, load
-from firmware.controllers.base import Ask, Begin, Bind, Controller, Play, Refuse
-from firmware.events import Crowded, Event, Press, Recovered, Tap, Tick, Trouble
+from firmware.controllers.base import Ask, Begin, Bind, Controller, Play, Refuse, Reply
+from firmware.drawing import SINGLE, Display, Drawing, Notice, NoticeKind, SinglePad
+from firmware.events import Crowded, Device, Event, Press, Recovered, Tap, Tick, Trouble
 from firmware.journal import Journal, JournalError
 from firmware.registry import Registry
-from firmware.screens import SIZE_128X64, SIZES, render
 
 log = logging.getLogger(__name__)
 
 NOTICE_SECONDS = 3.0
-UNKNOWN_CARD = "Unknown card - enroll it"
-
-
-class Screen(Protocol):
-    """A display as the companion sees it (hardware.display adapters fit)."""
-
-    def show(self, image: Image.Image) -> None: ...
 
 
 class Buzzer(Protocol):
@@ -44,7 +38,9 @@ class Buzzer(Protocol):
 
 
 class Games(Protocol):
-    """What the companion needs to know about the games it can run."""
+    """What the companion needs to know about the games it can run (firmware.games.TableGames)."""
+
+    pads: tuple[str, ...]  # the full table's reader roles, in table order
 
     def setup_controller(self) -> Controller:
         """The controller of the setup screens (choose a game, seat the players...)."""
@@ -60,52 +56,10 @@ class Games(Protocol):
         """The card registry for the cards of this game (or of all games during setup)."""
         ...
 
-    def notice(self, role: str, message: str, size: tuple[int, int]) -> Image.Image:
-        """A screen showing a short sentence (a refusal, "Unknown card - enroll it")."""
-        ...
-
-    def trouble(self, message: str, size: tuple[int, int]) -> Image.Image:
-        """A screen saying which device is in trouble ("Reader stake-2 not answering")."""
-        ...
-
     def describe(self, line: dict[str, Any], before: Any = None) -> str:
         """A few words for an action line, for the undo notice; `before` is the position the
         line was played in (a card it laid face down there must not be named)."""
         ...
-
-
-@dataclass
-class Notice:
-    message: str
-    until: float
-
-
-SINGLE = "main"  # the role of the only pad and screen of a minimal table
-
-
-class SinglePad:
-    """A minimal table's one pad and one screen stand for every role in turn.
-
-    Holding Select moves to the next role (status, stake-0, stake-1, ...): the screen shows
-    that role and a tap on the pad counts as a tap on its pad. A notice (a refusal, an
-    unknown card) is shown whatever the role, the newest first.
-    """
-
-    def __init__(self, roles: tuple[str, ...]) -> None:
-        self.roles = roles
-        self.index = 0
-
-    @property
-    def focus(self) -> str:
-        return self.roles[self.index]
-
-    def next(self) -> None:
-        self.index = (self.index + 1) % len(self.roles)
-
-    def shown(self, notices: dict[str, Notice]) -> str:
-        if notices:
-            return max(notices, key=lambda role: notices[role].until)
-        return self.focus
 
 
 class Companion:
@@ -113,7 +67,7 @@ class Companion:
 
     def __init__(
         self,
-        screens: Mapping[str, Screen],
+        screens: Mapping[str, Display],
         journal: Journal,
         games: Games,
         buzzer: Buzzer | None = None,
@@ -131,7 +85,7 @@ class Companion:
         self.controller: Controller = games.setup_controller()
         self.registry = games.registry(None, None)
         self.notices: dict[str, Notice] = {}
-        self.troubles: dict[str, str] = {}
+        self.troubles: dict[Device, str] = {}  # device -> what is wrong ("not answering")
         self.finished = False
         self.set_asides: list[str] = []  # sentences: what start() kept out of play, and why
         self.journal_trouble: str | None = None  # the last write the journal refused
@@ -141,6 +95,7 @@ class Companion:
         else:
             self.roles = tuple(self.screens)
             self.single_pad = None
+        self.drawing = Drawing(self.screens, self.roles, self.single_pad)
 
     # -- life cycle ---------------------------------------------------------------------
     def start(self) -> None:
@@ -163,7 +118,7 @@ class Companion:
         if self.finished:
             self._mark_finished()  # an end whose finish was not kept before the restart
         if self.set_asides:
-            self._notify(self.status_role, self.set_asides[-1])
+            self._notify(self.status_role, "refusal", self.set_asides[-1])
         self.redraw()
 
     def _set_aside(self, game_id: int, reason: str) -> bool:
@@ -228,17 +183,18 @@ class Companion:
         self.redraw()
 
     def _tap(self, pad: str, uid: str, written_id: str | None) -> None:
-        raw_tap = getattr(self.controller, "raw_tap", None)  # enrollment wants the tag itself
-        if raw_tap is not None and (reply := raw_tap(pad, uid, written_id)) is not None:
+        reply = self.controller.raw_tap(pad, uid, written_id)  # enrollment wants the tag itself
+        if reply is not None:
             self._reply(reply, pad)
             return
         card = self.registry.card_for(uid, written_id)
         if card is None:
-            self._refuse(UNKNOWN_CARD, pad, pattern="unknown")
+            self._notify(pad if pad in self.screens else self.status_role, "unknown_card")
+            self._beep("unknown")
             return
         self._reply(self.controller.tap(pad, card), pad)
 
-    def _reply(self, reply: Any, pad: str | None) -> None:
+    def _reply(self, reply: Reply, pad: str | None) -> None:
         match reply:
             case Play(action):
                 self._play(action, pad)
@@ -307,8 +263,7 @@ class Companion:
         if self.game_id is None:
             self.controller.reset_prompt()
             return
-        prompting = getattr(self.controller, "prompting", None)
-        if not redo and prompting is not None and prompting():
+        if not redo and self.controller.prompting():
             self.controller.reset_prompt()  # Undo first cancels a half-entered choice
             return
         previous = self.controller.state
@@ -322,9 +277,9 @@ class Companion:
             self._refuse("Nothing to redo" if redo else "Nothing to undo", self.status_role)
             return
         self._open_game(self.game_id)  # undo unfinished a finished game in the same write
-        verb = "Redone" if redo else "Undone"
         before = previous if redo else self.controller.state  # where the line was played
-        self._notify(self.status_role, f"{verb}: {self.games.describe(line, before)}")
+        said = self.games.describe(line, before)
+        self._notify(self.status_role, "redone" if redo else "undone", said)
 
     def _redo(self) -> dict[str, Any] | None:
         """Put back the undone line; if it ends the game, finish it in the same write."""
@@ -343,12 +298,12 @@ class Companion:
         return self.journal.redo(self.game_id, result)
 
     # -- feedback -------------------------------------------------------------------------
-    def _refuse(self, message: str, pad: str | None, pattern: str = "refused") -> None:
-        self._notify(pad if pad in self.screens else self.status_role, message)
-        self._beep(pattern)
+    def _refuse(self, message: str, pad: str | None) -> None:
+        self._notify(pad if pad in self.screens else self.status_role, "refusal", message)
+        self._beep("refused")
 
-    def _notify(self, role: str, message: str) -> None:
-        self.notices[role] = Notice(message, self.clock() + NOTICE_SECONDS)
+    def _notify(self, role: str, kind: NoticeKind, detail: str = "") -> None:
+        self.notices[role] = Notice(kind, detail, self.clock() + NOTICE_SECONDS)
 
     def _expire(self) -> None:
         now = self.clock()
@@ -364,61 +319,25 @@ class Companion:
 
     def frames(self) -> dict[str, Image.Image]:
         """The image of every screen role: the controller's, a notice over it, or trouble."""
-        models = self.controller.screens()
-        frames = {}
-        for role in self.roles:
-            size = self._size(role)
-            notice = self.notices.get(role)
-            if notice is not None:
-                image = self.games.notice(role, notice.message, size)
-            elif f"reader {role}" in self.troubles:
-                image = self.games.trouble(f"Reader {role} {self.troubles[f'reader {role}']}", size)
-            elif role in models:
-                image = render(models[role], size)
-            else:
-                image = Image.new("1", size)  # nothing to show: dark
-            frames[role] = image
-        return frames
-
-    def _size(self, role: str) -> tuple[int, int]:
-        """The pixel size of the display showing a role (128x64 unless it says otherwise)."""
-        screen = self.screens.get(SINGLE if self.single_pad is not None else role)
-        size = getattr(screen, "size", None)
-        return size if size in SIZES else SIZE_128X64
+        return self.drawing.frames(self.controller.screens(), self.notices, self.troubles)
 
     def redraw(self) -> None:
         """Render every screen and send it; a failing display never stops the loop."""
         known = set(self.troubles)
-        frames = self.frames()
-        if self.single_pad is None:
-            for role, screen in self.screens.items():
-                self._show(role, screen, frames[role])
-        else:
-            role = self.single_pad.shown(self.notices)
-            self._show(SINGLE, self.screens[SINGLE], frames[role])
+        for role, ok in self.drawing.send(self.frames(), self.notices).items():
+            display = Device("display", role)
+            if not ok and display not in self.troubles:
+                self._trouble(display, "not answering")
+            elif ok:
+                self.troubles.pop(display, None)
         if not set(self.troubles) <= known:  # a display just failed: say so at once
             self.redraw()
 
-    def _show(self, role: str, screen: Screen, image: Image.Image) -> None:
-        try:
-            screen.show(image)
-        except Exception as err:  # any device error: report it and go on
-            log.warning("display %s failed: %s", role, err)
-            ok = False
-        else:
-            health = getattr(screen, "health", None)
-            ok = health is None or bool(getattr(health, "ok", True))
-        if not ok and f"display {role}" not in self.troubles:
-            self._trouble(f"display {role}", "not answering")
-        elif ok:
-            self.troubles.pop(f"display {role}", None)
-
-    def _trouble(self, device: str, message: str) -> None:
+    def _trouble(self, device: Device, message: str) -> None:
         """Remember a device in trouble; say so on the status screen if it has no screen."""
         self.troubles[device] = message
-        role = device.split()[-1]
-        if device.startswith("display") or role not in self.screens:
-            self._notify(self.status_role, f"{device.capitalize()} {message}")
+        if device.kind == "display" or device.role not in self.screens:
+            self._notify(self.status_role, "refusal", f"{device.label} {message}")
 
 
 def _unreadable(game_id: int, err: Exception) -> str:

@@ -18,12 +18,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from firmware.enrollment_csv import CSV_FIELDS, CsvProblem, read_rows
+from firmware.errors import FirmwareError
 from firmware.journal import Journal
 
 MAX_PROBLEMS = 20  # listed; the rest are counted
 
 
-class EnrollError(ValueError):
+class EnrollError(FirmwareError, ValueError):
     """A binding that cannot be made; the message says why and what to do."""
 
 

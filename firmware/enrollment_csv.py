@@ -14,11 +14,13 @@ import codecs
 import csv
 import io
 
+from firmware.errors import FirmwareError
+
 CSV_FIELDS = ("uid", "card")
 MAX_FIELD = 200  # characters: a 10-byte UID with separators is 29, card ids are short words
 
 
-class CsvProblem(ValueError):
+class CsvProblem(FirmwareError, ValueError):
     """One problem of the file, at a line (1-based); Enrollment makes it an EnrollError."""
 
     def __init__(self, line: int, reason: str) -> None:

@@ -6,7 +6,10 @@ The scanner's `placed` becomes a `Tap`; buttons become `Press`; device health be
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,17 +36,29 @@ class Crowded:
     pad: str
 
 
+class Device(NamedTuple):
+    """Which device: its kind ("reader", "display") and the role it serves ("stake-2")."""
+
+    kind: str
+    role: str
+
+    @property
+    def label(self) -> str:
+        """The device as the status screen names it: "Reader stake-2"."""
+        return f"{self.kind} {self.role}".capitalize()
+
+
 @dataclass(frozen=True, slots=True)
 class Trouble:
-    """A device stopped answering; `message` is for the status screen."""
+    """A device stopped answering; `message` is for the status screen ("not answering")."""
 
-    device: str
+    device: Device
     message: str
 
 
 @dataclass(frozen=True, slots=True)
 class Recovered:
-    device: str
+    device: Device
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,4 +66,20 @@ class Tick:
     """The clock moved: notices may expire, the watchdog is pinged."""
 
 
-Event = Tap | Press | Crowded | Trouble | Recovered | Tick
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """The web app's question for the game thread (firmware/web/live.py): `fn()` runs there,
+    between two events, and its answer (or exception) goes into `answer`, a
+    concurrent.futures.Future. The companion never sees it."""
+
+    fn: Callable[[], Any]
+    answer: Future[Any]
+
+    def run(self) -> None:
+        try:
+            self.answer.set_result(self.fn())
+        except Exception as err:  # the asker gets it; the loop goes on
+            self.answer.set_exception(err)
+
+
+Event = Tap | Press | Crowded | Trouble | Recovered | Tick | Ask

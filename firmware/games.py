@@ -1,4 +1,5 @@
-"""The games a table can run: controllers, card registries and notices for the companion.
+"""The games a table can run: controllers, card registries and action descriptions for the
+companion (which draws notices itself, `firmware.drawing`).
 
     games = TableGames(catalog="sample", bindings=journal.bindings())
     Companion(displays, journal, games)
@@ -15,20 +16,10 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
-from PIL import Image
-
 from engine.protocol import Rules
-from firmware.companion import UNKNOWN_CARD
 from firmware.controllers.base import Controller
 from firmware.controllers.chooser import GameChooser
 from firmware.registry import Registry
-from firmware.screens import (
-    DeviceTroubleScreen,
-    RefusalScreen,
-    UndoScreen,
-    UnknownCardScreen,
-    render,
-)
 
 FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
 RES_ARCANA_SEATS = 4  # at most; without seats in the profile, the first pads are the seats
@@ -140,18 +131,6 @@ class TableGames:
     def registry(self, game: str | None, setup: dict[str, Any] | None) -> Registry:
         return Registry(self.bindings, self.cards(game))
 
-    def notice(self, role: str, message: str, size: tuple[int, int]) -> Image.Image:
-        return render(self.notice_screen(message), size)
-
-    def notice_screen(self, message: str) -> Any:
-        """The screen model of a notice: an unknown card, an undo or redo, or a refusal."""
-        title, _, action = message.partition(": ")
-        if message == UNKNOWN_CARD:
-            return UnknownCardScreen()
-        if title in ("Undone", "Redone") and action:
-            return UndoScreen(action, title)
-        return RefusalScreen(message)
-
     def card_name(self, card: str) -> str:
         if card in self.catalog.cards:
             return self.catalog.card_name(card)
@@ -174,9 +153,6 @@ class TableGames:
         if isinstance(line.get("stake"), int):
             words.append(f"on stake {line['stake'] + 1}")
         return " ".join(words)
-
-    def trouble(self, message: str, size: tuple[int, int]) -> Image.Image:
-        return render(DeviceTroubleScreen(message), size)
 
 
 def _laid_face_down(line: dict[str, Any], before: Any) -> frozenset[str]:

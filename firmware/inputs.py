@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from firmware.events import Crowded, Event, Press, Recovered, Tap, Trouble
+from firmware.events import Crowded, Device, Event, Press, Recovered, Tap, Trouble
 
 
 def wire_buttons(buttons: Mapping[str, Any], put: Callable[[Event], None]) -> None:
@@ -42,10 +42,10 @@ def from_scanner(tag_event: Any) -> Event | None:
             return Tap(tag_event.reader, tag_event.uid, tag_event.card_id)
         case "conflict":
             return Crowded(tag_event.reader)
-        case "reader_fault" if getattr(tag_event, "fault", "") == "irq":
-            return Trouble(f"reader {tag_event.reader}", "check IRQ wire")  # answers; IRQ never low
+        case "reader_fault" if getattr(tag_event, "fault", "") == "irq":  # answers; IRQ never low
+            return Trouble(Device("reader", tag_event.reader), "check IRQ wire")
         case "reader_fault":
-            return Trouble(f"reader {tag_event.reader}", "not answering")
+            return Trouble(Device("reader", tag_event.reader), "not answering")
         case "reader_back":
-            return Recovered(f"reader {tag_event.reader}")
+            return Recovered(Device("reader", tag_event.reader))
     return None

@@ -17,8 +17,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from firmware.errors import FirmwareError
 
-class JournalError(RuntimeError):
+
+class JournalError(FirmwareError, RuntimeError):
     """The journal cannot keep an action (full disk, read-only directory, ...).
 
     The message is a sentence for the status screen and the service log; the action that

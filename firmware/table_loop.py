@@ -13,11 +13,11 @@ from __future__ import annotations
 import logging
 import queue
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from firmware.companion import Companion, Games
-from firmware.events import Event, Tick
+from firmware.events import Ask, Event, Tick
 from firmware.inputs import from_scanner, wire_buttons
 from firmware.journal import Journal
 from firmware.screens import SavedScreen, render
@@ -40,12 +40,17 @@ class TableLoop:
         games: Games,
         service: Service,
         clock: Callable[[], float] = time.monotonic,
+        displays: Mapping[str, Any] | None = None,
     ) -> None:
+        """`displays`: what the companion draws on (default the table's; the web app passes
+        them with the status display wrapped to show its pairing QR code)."""
         self.table = table
         self.journal = journal
         self.service = service
         self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()
-        self.companion = Companion(table.displays, journal, games, buzzer=table.buzzer, clock=clock)
+        self.displays = dict(table.displays if displays is None else displays)
+        self.companion = Companion(self.displays, journal, games, buzzer=table.buzzer, clock=clock)
+        self.after_event: list[Callable[[], None]] = []  # on this thread, after each event
         self.scan_threads = [
             ScanThread(scanner, self._on_tag) for scanner in bus_scanners(table, clock)
         ]
@@ -90,7 +95,12 @@ class TableLoop:
                 except queue.Empty:
                     event = Tick()
                 try:
-                    self.companion.handle(event)
+                    if isinstance(event, Ask):
+                        event.run()
+                    else:
+                        self.companion.handle(event)
+                        for hook in self.after_event:
+                            hook()
                 except Exception:  # the loop must survive anything one event does
                     log.exception("handling %r failed", event)
                 self.service.tick()

@@ -18,6 +18,7 @@ from typing import Any
 
 from hardware.buses import KINDS
 from hardware.display.spec import SPI_CLOCKS_HZ, DisplaySpec
+from hardware.profile_web import WEB_KEYS, WebSpec, check_web
 
 PROFILES = Path(__file__).resolve().parent / "profiles"
 
@@ -36,7 +37,7 @@ SPI_PINS = {
 SPI_CE_PINS = {0: (8, 7), 1: (18, 17)}
 UART_PINS = {14: "UART TXD", 15: "UART RXD"}
 
-SECTIONS = {"table", "mux", "readers", "displays", "buttons", "buzzer", "encoder"}
+SECTIONS = {"table", "mux", "readers", "displays", "buttons", "buzzer", "encoder", "web"}
 KEYS = {
     "table": {"name", "absence_s", "one_field_at_a_time", "hold_s", "description", "buses"},
     "mux": {"bus", "address", "kernel", "kernel_buses"},
@@ -74,6 +75,7 @@ KEYS = {
     "buttons": {"role", "pin", "pull_up", "hold_s"},
     "buzzer": {"pin", "active_high"},
     "encoder": {"a", "b"},
+    "web": WEB_KEYS,  # hardware/profile_web.py
 }
 
 
@@ -181,6 +183,7 @@ class Profile:
     encoder: EncoderSpec | None = None
     mux: MuxSpec | None = None
     seats: tuple[str, ...] = ()
+    web: WebSpec = field(default_factory=WebSpec)  # [web]: hardware/profile_web.py
     display_lines: dict[str, int] = field(default_factory=dict, compare=False)
 
     def missing(self) -> list[str]:
@@ -439,6 +442,7 @@ class _Checker:
             encoder=encoder,
             mux=self.mux,
             seats=seats,
+            web=check_web(self),
             display_lines={d.role: line for d, line in displays},
             **options,
         )

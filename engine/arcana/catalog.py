@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from engine.protocol import EngineError
 from engine.records import MAX_DIGITS, shown
 
 ARCANA = ("military", "political", "spiritual", "financial")
@@ -52,7 +53,7 @@ CARD_KEYS = ("id", "kind", "vp", "name", "guild", "main", "fief", "arcana", "eff
 CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
 
 
-class CatalogError(ValueError):
+class CatalogError(EngineError, ValueError):
     """A catalog that cannot be played; `problems` lists every sentence, one per fault."""
 
     def __init__(self, problems: list[str], source: str = "catalog") -> None:

@@ -8,30 +8,30 @@ from engine.arcana.checks import Refused, card_of, check_player, next_with_cards
 from engine.arcana.events import CardRevealed, GameEnded, GameEndRevealed, RoundStarted, Stashed
 from engine.arcana.scoring import fulfilled_tasks, totals, winners
 from engine.arcana.setup import HAND
-from engine.arcana.state import Action, Table
+from engine.arcana.state import Action, Draft
 
 # The game-end card lies among the last 5 cards of the free-trade pile (rule [6]).
 GAME_END_DEPTH = 5
 
 
-def reveal(table: Table, action: Action, events: list) -> None:
+def reveal(draft: Draft, action: Action, events: list) -> None:
     """Turn up the next card of the first stake awaiting one: any unseen market card, or the
     game-end card while it can be among the free-trade pile's last cards."""
-    if not table.reveals:
+    if not draft.reveals:
         raise Refused("no_reveal", "No stake is waiting for a card")
-    stake = table.reveals[0]
+    stake = draft.reveals[0]
     if action.stake != stake:
         raise Refused("wrong_stake", f"Reveal the next card on stake {stake + 1} first")
-    card = card_of(table, action.card)
-    free = table.free_stake
-    left = table.piles[stake]
+    card = card_of(draft, action.card)
+    free = draft.free_stake
+    left = draft.piles[stake]
     if card.kind == "game_end":
         if stake != free:
             raise Refused(
                 "bad_reveal",
                 f"The game-end card is only in the free-trade pile (stake {free + 1})",
             )
-        if table.game_end_revealed:
+        if draft.game_end_revealed:
             raise Refused("bad_reveal", "The game-end card has already been revealed")
         if left > GAME_END_DEPTH:
             raise Refused(
@@ -42,85 +42,85 @@ def reveal(table: Table, action: Action, events: list) -> None:
     else:
         if not card.is_market:
             raise Refused("bad_reveal", f"{card.name} is not a market card")
-        if card.id in table.seen:
+        if card.id in draft.seen:
             raise Refused("bad_reveal", f"{card.name} has already been revealed")
-        if stake == free and left == 1 and not table.game_end_revealed:
+        if stake == free and left == 1 and not draft.game_end_revealed:
             raise Refused("bad_reveal", "The last card of the free-trade pile is the game-end card")
-    table.reveals.pop(0)
-    table.piles[stake] -= 1
+    draft.reveals.pop(0)
+    draft.piles[stake] -= 1
     if card.kind == "game_end":
-        table.game_end_revealed = True
-        ends_now = table.phase == "evaluated"
+        draft.game_end_revealed = True
+        ends_now = draft.phase == "evaluated"
         events.append(GameEndRevealed(stake, ends_now))
         if ends_now:
-            _finish(table, events, "game_end_card")
+            _finish(draft, events, "game_end_card")
         else:
-            table.ending = True
+            draft.ending = True
         return
-    table.markets[stake] = card.id
-    table.seen = table.seen | {card.id}
-    events.append(CardRevealed(stake, card.id, table.piles[stake]))
+    draft.markets[stake] = card.id
+    draft.seen = draft.seen | {card.id}
+    events.append(CardRevealed(stake, card.id, draft.piles[stake]))
 
 
-def stash(table: Table, action: Action, events: list) -> None:
+def stash(draft: Draft, action: Action, events: list) -> None:
     """Put a card won since the last player action under its owner's base (advanced)."""
-    if table.variant != "advanced":
+    if draft.variant != "advanced":
         raise Refused("advanced_only", "Putting cards under the base belongs to the advanced game")
-    player = check_player(table, action.player)
-    if action.card not in table.stashable[player]:
+    player = check_player(draft, action.player)
+    if action.card not in draft.stashable[player]:
         raise Refused(
             "not_stashable",
             "Only a card you won since the last player action can go under your base",
         )
-    table.stashable[player].discard(action.card)
-    table.possession[player].discard(action.card)
-    table.under_base[player].add(action.card)
+    draft.stashable[player].discard(action.card)
+    draft.possession[player].discard(action.card)
+    draft.under_base[player].add(action.card)
     events.append(Stashed(player, action.card))
-    if table.phase == "play" and not table.acted and action.card in table.ready[player]:
+    if draft.phase == "play" and not draft.acted and action.card in draft.ready[player]:
         # The round has not really begun: the card never was in the new round's hand. The
         # winner keeps at least the agent, or the relic that brought the militia, that won
         # it, so their hand cannot become empty here.
-        table.ready[player].discard(action.card)
-        table.hand[player] = min(HAND, len(table.ready[player]))
+        draft.ready[player].discard(action.card)
+        draft.hand[player] = min(HAND, len(draft.ready[player]))
 
 
-def settle(table: Table, events: list) -> None:
+def settle(draft: Draft, events: list) -> None:
     """Run what follows by itself: evaluation at the end of a round, the next round, the end."""
-    while table.phase != "over" and not table.reveals and table.militia_due is None:
-        if table.phase == "play":
-            if any(table.hand):
+    while draft.phase != "over" and not draft.reveals and draft.militia_due is None:
+        if draft.phase == "play":
+            if any(draft.hand):
                 return
-            table.turn = None
-            for stake, market in enumerate(table.markets):
+            draft.turn = None
+            for stake, market in enumerate(draft.markets):
                 if market is not None:
-                    events.append(struggle.evaluate(table, stake))
-            if table.ending:
-                _finish(table, events, "game_end_card")
+                    events.append(struggle.evaluate(draft, stake))
+            if draft.ending:
+                _finish(draft, events, "game_end_card")
                 return
-            table.phase = "evaluated"
+            draft.phase = "evaluated"
         else:
-            _start_round(table, events)
+            _start_round(draft, events)
 
 
-def _start_round(table: Table, events: list) -> None:
-    hands = [min(HAND, len(cards)) for cards in table.possession]
+def _start_round(draft: Draft, events: list) -> None:
+    hands = [min(HAND, len(cards)) for cards in draft.possession]
     if not any(hands):
-        _finish(table, events, "no_cards")
+        _finish(draft, events, "no_cards")
         return
-    table.round += 1
-    table.start_player = (table.start_player + 1) % table.players
-    table.ready = [set(cards) for cards in table.possession]
-    table.hand = hands
-    table.acted = False
-    table.phase = "play"
-    table.turn = next_with_cards(table, table.start_player)
-    events.append(RoundStarted(table.round, table.start_player, tuple(hands)))
+    draft.round += 1
+    draft.start_player = (draft.start_player + 1) % draft.players
+    draft.ready = [set(cards) for cards in draft.possession]
+    draft.hand = hands
+    draft.acted = False
+    draft.phase = "play"
+    draft.turn = next_with_cards(draft, draft.start_player)
+    events.append(RoundStarted(draft.round, draft.start_player, tuple(hands)))
 
 
-def _finish(table: Table, events: list, reason: str) -> None:
-    table.phase = "over"
-    table.turn = None
-    state = table.freeze()
+def _finish(draft: Draft, events: list, reason: str) -> None:
+    draft.phase = "over"
+    draft.turn = None
+    state = draft.freeze()
     scores = totals(state)
     tasks = tuple(fulfilled_tasks(state, p) for p in range(state.players))
     card_vp = tuple(
@@ -129,7 +129,7 @@ def _finish(table: Table, events: list, reason: str) -> None:
     )
     events.append(
         GameEnded(
-            round=table.round,
+            round=draft.round,
             reason=reason,
             card_vp=card_vp,
             tasks_fulfilled=tasks,

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from engine.arcana.catalog import PILE_SIZE, Catalog, CatalogError, load_catalog
-from engine.arcana.state import Stake, State, stake_count
+from engine.arcana.state import MAX_PLAYERS, MIN_PLAYERS, Stake, State, stake_count
 from engine.records import RecordError, shown
 
 VARIANTS = ("basic", "advanced")
@@ -76,8 +76,11 @@ def initial_state(setup: dict[str, Any]) -> State:
 
 
 def _players(value: Any, catalog: Catalog) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    if not isinstance(value, list) or not 2 <= len(value) <= 4:
-        raise RecordError('"players" must list 2 to 4 players as {"name": ..., "guild": ...}')
+    if not isinstance(value, list) or not MIN_PLAYERS <= len(value) <= MAX_PLAYERS:
+        raise RecordError(
+            f'"players" must list {MIN_PLAYERS} to {MAX_PLAYERS} players'
+            ' as {"name": ..., "guild": ...}'
+        )
     names, guilds = [], []
     for seat, entry in enumerate(value):
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):

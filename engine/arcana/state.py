@@ -1,7 +1,7 @@
 """One position of an Arcana game (immutable) and the actions that move it on.
 
 `State` is frozen: every list is a sorted tuple so that two equal positions compare equal and
-iterate in the same order whatever the hash seed. The rules work on a `Table`, a mutable copy
+iterate in the same order whatever the hash seed. The rules work on a `Draft`, a mutable copy
 that lives only inside one `apply` and is frozen again at the end (house rules [3]-[10]).
 """
 
@@ -79,6 +79,9 @@ class State:
         return len(self.stakes) - 1
 
 
+MIN_PLAYERS, MAX_PLAYERS = 2, 4  # the only definition for Arcana; the rest imports it
+
+
 def stake_count(players: int) -> int:
     """House rule [3]: 5 stakes for 2 and 4 players, 4 for 3 players."""
     return 4 if players == 3 else 5
@@ -128,7 +131,7 @@ class Seats:
         )
 
 
-class Table:
+class Draft:
     """A mutable working copy of a State for the duration of one `apply`."""
 
     def __init__(self, state: State) -> None:

@@ -1,15 +1,15 @@
-"""Power struggles [7] and bribery [8] on a Table, each returning its explaining event."""
+"""Power struggles [7] and bribery [8] on a `Draft`, each returning its explaining event."""
 
 from __future__ import annotations
 
 from engine.arcana.events import Bribed, StakeEvaluated
-from engine.arcana.state import Table
+from engine.arcana.state import Draft
 
 
-def turn_face_up(table: Table, stake: int) -> tuple[tuple[int, str], ...]:
+def turn_face_up(draft: Draft, stake: int) -> tuple[tuple[int, str], ...]:
     """Turn every face-down agent at a stake face up; return (player, card) of those turned."""
     turned = []
-    for player, side in enumerate(table.agents[stake]):
+    for player, side in enumerate(draft.agents[stake]):
         for card, face_down in sorted(side.items()):
             if face_down:
                 side[card] = False
@@ -17,7 +17,7 @@ def turn_face_up(table: Table, stake: int) -> tuple[tuple[int, str], ...]:
     return tuple(turned)
 
 
-def clear_stake(table: Table, stake: int) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+def clear_stake(draft: Draft, stake: int) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
     """Send every agent home to its owner's possession and militia back to its deck.
 
     Returns the agents sent home per player and the militia returned. The stake's market card
@@ -25,52 +25,52 @@ def clear_stake(table: Table, stake: int) -> tuple[tuple[tuple[str, ...], ...], 
     """
     home: list[tuple[str, ...]] = []
     militia: list[str] = []
-    for player, side in enumerate(table.agents[stake]):
+    for player, side in enumerate(draft.agents[stake]):
         agents = []
         for card in sorted(side):
-            if table.catalog.cards[card].kind == "militia":
-                table.militia_deck.add(card)
+            if draft.catalog.cards[card].kind == "militia":
+                draft.militia_deck.add(card)
                 militia.append(card)
             else:
-                table.possession[player].add(card)
+                draft.possession[player].add(card)
                 agents.append(card)
         side.clear()
         home.append(tuple(agents))
     return tuple(home), tuple(sorted(militia))
 
 
-def take_market(table: Table, stake: int, player: int, reveal: bool) -> str:
+def take_market(draft: Draft, stake: int, player: int, reveal: bool) -> str:
     """The winner takes the stake's market card; the stake awaits its next card [6] unless
     `reveal` is false (the final evaluation) or its pile is used up."""
-    market = table.markets[stake]
+    market = draft.markets[stake]
     assert market is not None
-    table.markets[stake] = None
-    table.possession[player].add(market)
-    if table.variant == "advanced":
-        table.stashable[player].add(market)
-    if reveal and table.piles[stake] > 0:
-        table.reveals.append(stake)
+    draft.markets[stake] = None
+    draft.possession[player].add(market)
+    if draft.variant == "advanced":
+        draft.stashable[player].add(market)
+    if reveal and draft.piles[stake] > 0:
+        draft.reveals.append(stake)
     return market
 
 
-def strength(table: Table, stake: int, player: int, arcanum: str) -> int:
-    cards = table.catalog.cards
-    return sum(cards[card].value(arcanum) for card in table.agents[stake][player])
+def strength(draft: Draft, stake: int, player: int, arcanum: str) -> int:
+    cards = draft.catalog.cards
+    return sum(cards[card].value(arcanum) for card in draft.agents[stake][player])
 
 
-def evaluate(table: Table, stake: int) -> StakeEvaluated:
+def evaluate(draft: Draft, stake: int) -> StakeEvaluated:
     """The power struggle over one stake with a market card (house rule [7])."""
-    catalog = table.catalog
-    market = table.markets[stake]
+    catalog = draft.catalog
+    market = draft.markets[stake]
     assert market is not None
     card = catalog.cards[market]
     arcanum = card.main
     assert arcanum is not None
     threshold = card.threshold
-    turned = turn_face_up(table, stake)
-    strengths = tuple(strength(table, stake, p, arcanum) for p in range(table.players))
-    contenders = tuple(p for p in range(table.players) if strengths[p] >= threshold)
-    tie_arcana = tuple(catalog.guilds[g].tie_arcanum for g in table.guilds)
+    turned = turn_face_up(draft, stake)
+    strengths = tuple(strength(draft, stake, p, arcanum) for p in range(draft.players))
+    contenders = tuple(p for p in range(draft.players) if strengths[p] >= threshold)
+    tie_arcana = tuple(catalog.guilds[g].tie_arcanum for g in draft.guilds)
     winner: int | None = None
     tied: tuple[int, ...] = ()
     tie_break = "none"
@@ -87,13 +87,13 @@ def evaluate(table: Table, stake: int) -> StakeEvaluated:
             else:
                 tie_break = "unresolved"
     won: tuple[str, ...] = ()
-    home: tuple[tuple[str, ...], ...] = tuple(() for _ in range(table.players))
+    home: tuple[tuple[str, ...], ...] = tuple(() for _ in range(draft.players))
     militia: tuple[str, ...] = ()
     if winner is not None:
-        home, militia = clear_stake(table, stake)
-        won = (take_market(table, stake, winner, reveal=not table.ending),)
+        home, militia = clear_stake(draft, stake)
+        won = (take_market(draft, stake, winner, reveal=not draft.ending),)
     return StakeEvaluated(
-        round=table.round,
+        round=draft.round,
         stake=stake,
         market=market,
         arcanum=arcanum,
@@ -111,27 +111,27 @@ def evaluate(table: Table, stake: int) -> StakeEvaluated:
     )
 
 
-def bribe(table: Table, player: int, relic: str, stake: int) -> Bribed:
+def bribe(draft: Draft, player: int, relic: str, stake: int) -> Bribed:
     """Bribe the market agent at a stake with a relic already taken from hand (rule [8])."""
-    cards = table.catalog.cards
-    market = table.markets[stake]
+    cards = draft.catalog.cards
+    market = draft.markets[stake]
     assert market is not None
-    turned = turn_face_up(table, stake)
+    turned = turn_face_up(draft, stake)
     own = {
         card: cards[card].value("financial")
-        for card in sorted(table.agents[stake][player])
+        for card in sorted(draft.agents[stake][player])
         if cards[card].kind != "militia"
     }
     relic_financial = cards[relic].value("financial")
     value = relic_financial + sum(own.values())
     needed = cards[market].value("financial")
-    table.possession[player].add(relic)  # the relic returns either way
-    home: tuple[tuple[str, ...], ...] = tuple(() for _ in range(table.players))
+    draft.possession[player].add(relic)  # the relic returns either way
+    home: tuple[tuple[str, ...], ...] = tuple(() for _ in range(draft.players))
     militia: tuple[str, ...] = ()
     won: tuple[str, ...] = ()
     if value >= needed:
-        home, militia = clear_stake(table, stake)
-        won = (take_market(table, stake, player, reveal=True), *home[player], relic)
+        home, militia = clear_stake(draft, stake)
+        won = (take_market(draft, stake, player, reveal=True), *home[player], relic)
     return Bribed(
         player=player,
         relic=relic,

@@ -1,4 +1,5 @@
-"""Res Arcana, the simplified game of `../shared/rules/res-arcana-simplified.md`.
+"""Res Arcana, the simplified game of `../shared/rules/res-arcana-simplified.md`, in the
+numbered sections of `docs/res-arcana-rules.md` ([1]-[12]) that the modules cite.
 
     from engine.resarcana import RULES
     state = RULES.setup(record_setup)

@@ -20,9 +20,8 @@ from engine.records import RecordError, shown
 from engine.resarcana import events as ev
 from engine.resarcana.cards import CARDS, KIND_WORDS
 from engine.resarcana.essences import KINDS, Essences
-from engine.resarcana.state import INDEX, ORDER, SHIFTS
+from engine.resarcana.state import INDEX, MAX_PLAYERS, ORDER, SHIFTS
 
-MAX_PLAYERS = 4
 VERBS = ("play", "activate", "buy", "discard", "pass")
 # Plan kinds (small ints, compared in the hot path).
 PLAY, ACTIVATE, BUY_PLACE, BUY_MONUMENT, DISCARD, PASS = range(6)

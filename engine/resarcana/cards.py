@@ -1,4 +1,5 @@
-"""Every card of the simplified Res Arcana as data: 4 mages, 24 artifacts, 5 places, 6 monuments.
+"""Every card of the simplified Res Arcana as data (rule [12]): 4 mages, 24 artifacts, 5
+places, 6 monuments.
 
 Ids are those of game records (`../shared/rules/res-arcana-simplified.md`); names are what a
 screen shows. A power is `cost -> gain (+ VP tokens)`, usable once per round.

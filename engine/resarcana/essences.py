@@ -1,4 +1,4 @@
-"""The five essences, and how a player's stock is packed into one integer.
+"""The five essences [1], and how a player's stock is packed into one integer.
 
 A stock is one int with a 16-bit field per kind (fire lowest, gold highest). The top bit of
 each field is a guard that stays clear, so paying is one subtraction and one mask:

@@ -1,9 +1,10 @@
 """What a stock of essences can pay for: the masks of cards whose cost it covers.
 
 The rules look these masks up for the seat to act when they list its legal actions, so
-listing never compares costs: it intersects masks. Only counts up to 7 matter (no cost asks for more
-than 6 of a kind), so a stock is first capped at 7 per kind; capped stocks repeat game after
-game and their masks are computed once.
+listing never compares costs: it intersects masks. Only counts up to 7 matter (no cost asks
+for more than 6 of a kind, rule [12]), so a stock is first capped at 7 per kind; capped
+stocks repeat game after game and their masks are computed once. `capped` is the one
+definition of that step (for one seat or, with the all-seats masks, for every seat).
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ SEVEN = pack([LARGEST] * len(KINDS))
 ABOVE_7 = pack([(1 << (WIDTH - 1)) - 8] * len(KINDS))  # bits 3.. of each field
 
 
-def capped(stock: int) -> int:
-    """The stock with every count above 7 made 7."""
+def capped(stock: int, sevens: int = SEVEN, above_7: int = ABOVE_7, guards: int = GUARD) -> int:
+    """The stock with every count above 7 made 7; with the all-seats masks of
+    `engine.resarcana.state` (ALL_SEVENS, ALL_ABOVE_7, ALL_GUARDS), every seat's at once."""
     # Bits 3 and up of a field are set iff its count is 8 or more; adding ABOVE_7 carries
     # that into the field's guard bit, which then becomes a 7 in the field.
-    many = ((stock & ABOVE_7) + ABOVE_7) & GUARD
-    return (stock & SEVEN) | (many >> (WIDTH - 1)) * LARGEST
+    many = ((stock & above_7) + above_7) & guards
+    return (stock & sevens) | (many >> (WIDTH - 1)) * LARGEST
 
 
 def _within(costs: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -50,21 +52,21 @@ def _reach_table() -> dict[int, tuple[int, int]]:
     8**5 capped stocks, built once at import (about 20 ms here): a playout then never stops
     to fill a memo, and the hot path is one look-up. Kind by kind, nested loops narrow the
     masks so each entry costs two `&`; equal pairs are shared to keep the table small."""
-    table: dict[int, tuple[int, int]] = {}
+    deal: dict[int, tuple[int, int]] = {}
     shared: dict[tuple[int, int], tuple[int, int]] = {}
     counts = range(LARGEST + 1)
 
     def narrow(kind: int, key: int, pay: int, power: int) -> None:
         if kind < 0:
             pair = (pay & _ALL, power & _POWERED)
-            table[key] = shared.setdefault(pair, pair)
+            deal[key] = shared.setdefault(pair, pair)
             return
         pays, powers, shift = _PAY[kind], _POWER[kind], WIDTH * kind
         for n in counts:
             narrow(kind - 1, key | n << shift, pay & pays[n], power & powers[n])
 
     narrow(len(KINDS) - 1, 0, -1, -1)
-    return table
+    return deal
 
 
 REACH = _reach_table()
@@ -78,6 +80,5 @@ def reach(stock: int) -> tuple[int, int]:
     >>> bool(pay >> 18 & 1)   # Seer's Orb, 2 calm
     True
     """
-    # capped(stock), inline (`rules.legal_actions` inlines this whole function)
-    many = ((stock & ABOVE_7) + ABOVE_7) & GUARD
-    return REACH[(stock & SEVEN) | (many >> (WIDTH - 1)) * LARGEST]
+    # Off the hot path: `rules.legal_actions` looks REACH up in the state's CAPPED field.
+    return REACH[capped(stock)]

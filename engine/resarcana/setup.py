@@ -1,4 +1,4 @@
-"""The first state from a record's setup object (`../shared/spec/records.md`), checked.
+"""Setup [2]: the first state from a record's setup object (`../shared/spec/records.md`).
 
 An explicit deal gives `hands`, `decks` (top card first) and `monuments` (two face up, then
 the hidden stack); physical play leaves out `hands` and `decks` (together) and/or
@@ -14,7 +14,15 @@ from typing import Any
 
 from engine.records import RecordError, shown
 from engine.resarcana.cards import ARTIFACTS, CARDS, MAGES, MONUMENTS
-from engine.resarcana.state import INDEX, MAGE_INDEX, State, Table, initial
+from engine.resarcana.state import (
+    INDEX,
+    MAGE_INDEX,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Deal,
+    State,
+    initial,
+)
 
 HAND = DECK = 3
 
@@ -45,15 +53,15 @@ def check(setup: dict[str, Any]) -> None:
 def build(setup: dict[str, Any]) -> State:
     """The first state of a setup that is known to fit (checked, or from `random_setup`)."""
     monuments = setup.get("monuments")
-    table = Table(
+    deal = Deal(
         tuple(setup["players"]),
         tuple(MAGE_INDEX[m] for m in setup["mages"]),
         "hands" in setup,
         None if monuments is None else tuple(INDEX[m] for m in monuments),
     )
     if "hands" not in setup:
-        return initial(table, setup["start_player"], None, None)
-    return initial(table, setup["start_player"], _indices(setup["hands"]), _indices(setup["decks"]))
+        return initial(deal, setup["start_player"], None, None)
+    return initial(deal, setup["start_player"], _indices(setup["hands"]), _indices(setup["decks"]))
 
 
 def _indices(dealt: list[list[str]]) -> list[list[int]]:
@@ -61,8 +69,8 @@ def _indices(dealt: list[list[str]]) -> list[list[int]]:
 
 
 def _names(players: Any) -> list[str]:
-    if not isinstance(players, list) or not 2 <= len(players) <= 4:
-        raise RecordError('setup needs "players": a list of 2 to 4 names')
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RecordError(f'setup needs "players": a list of {MIN_PLAYERS} to {MAX_PLAYERS} names')
     if not all(isinstance(p, str) and p.strip() for p in players):
         raise RecordError("every player needs a name (a non-empty string)")
     _distinct(players, "player names")
@@ -112,8 +120,8 @@ def random_setup(
     >>> random_setup(random.Random(7), 2)["players"]
     ['Player 1', 'Player 2']
     """
-    if not 2 <= players <= 4:
-        raise ValueError("Res Arcana is played by 2 to 4 players")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Res Arcana is played by {MIN_PLAYERS} to {MAX_PLAYERS} players")
     names = list(names) if names is not None else DEFAULT_NAMES[:players]
     mages = _shuffled(rng, MAGE_IDS)[:players]
     dealt = _shuffled(rng, ARTIFACT_IDS)

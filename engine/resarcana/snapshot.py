@@ -33,10 +33,10 @@ from engine.resarcana.state import (
     TABLEAU,
     TOKENS,
     USED,
+    Deal,
     G,
     Position,
     State,
-    Table,
     W,
     buyable,
     capped_all,
@@ -50,12 +50,12 @@ from engine.resarcana.state import (
 def state_to_json(state: State) -> dict[str, Any]:
     """Everything in a state, as plain data; `state_from_json` turns it back."""
     state = Position(state)
-    table = state.table
-    monuments = table.monuments
+    deal = state.deal
+    monuments = deal.monuments
     return {
-        "players": list(table.names),
-        "mages": [MAGES[m].id for m in table.mages],
-        "hands_known": table.hands_known,
+        "players": list(deal.names),
+        "mages": [MAGES[m].id for m in deal.mages],
+        "hands_known": deal.hands_known,
         "monument_order": None if monuments is None else [ORDER[m].id for m in monuments],
         "round": state.round,
         "current": state.current,
@@ -83,15 +83,15 @@ def state_to_json(state: State) -> dict[str, Any]:
 def state_from_json(data: dict[str, Any]) -> State:
     """The state `state_to_json` wrote; ValueError (or KeyError) if the data is not one."""
     order = data["monument_order"]
-    table = Table(
+    deal = Deal(
         tuple(data["players"]),
         tuple(MAGE_INDEX[m] for m in data["mages"]),
         bool(data["hands_known"]),
         None if order is None else tuple(INDEX[m] for m in order),
     )
-    if len(data["seats"]) != table.players:
+    if len(data["seats"]) != deal.players:
         raise ValueError("one seat per player is needed")
-    s = list(initial(table, data["start_player"], None, None))
+    s = list(initial(deal, data["start_player"], None, None))
     s[ROUND] = _count(data["round"])
     s[CURRENT] = data["current"]
     s[START] = data["start_player"]
@@ -112,17 +112,17 @@ def state_from_json(data: dict[str, Any]) -> State:
         s[base + DECK] = tuple(INDEX[c] for c in seat["deck"])
         s[base + DECK_SIZE] = _count(seat["deck_size"])
         s[base + TABLEAU] = _mask(seat["tableau"])
-        produces |= production(table.mages[q], s[base + TABLEAU]) << SHIFTS[q]
+        produces |= production(deal.mages[q], s[base + TABLEAU]) << SHIFTS[q]
         out |= s[base + TABLEAU]
     s[OUT] = out
     s[STOCKS], s[CAPPED], s[PRODUCES] = stocks, capped_all(stocks), produces
-    s[PRODUCED] = produced_events(produces, table.players)
+    s[PRODUCED] = produced_events(produces, deal.players)
     for base in range(G, len(s), W):
         s[base + SCORE] = vp_of(s[base + TABLEAU], s[base + TOKENS])
     s[BEST] = max(s[base + SCORE] for base in range(G, len(s), W))
-    s[BUYABLE] = buyable(table, out)
+    s[BUYABLE] = buyable(deal, out)
     for seat in (s[CURRENT], s[START]):
-        if not 0 <= seat < table.players:
+        if not 0 <= seat < deal.players:
             raise ValueError(f"no seat {seat}")
     return tuple(s)
 

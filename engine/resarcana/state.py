@@ -12,11 +12,12 @@ table. The layout:
 The rules work on indices for speed (a plain tuple is built more than twice as fast as a
 tuple subclass); everything else reads a state through `Position(state)`.
 What never changes during a game (names, mages, the monument order) lives in one shared
-`Table` object.
+`Deal` object.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +33,25 @@ from engine.resarcana.essences import (
     pack,
 )
 from engine.resarcana.events import Produced
-from engine.resarcana.purse import ABOVE_7, LARGEST, SEVEN
+from engine.resarcana.purse import ABOVE_7, SEVEN, capped
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4  # [1]: the only definition; the rest of the tree imports it
+PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+
+
+class Memo(dict):
+    """key -> make(key), computed on first use and kept: things that repeat game after game.
+
+    The engine's one memo: a hit is a plain dict look-up, `make` runs on a miss only."""
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.make(key)
+        return value
+
 
 # Every card that can lie on the table, in bit order.
 ORDER: tuple[Card, ...] = ARTIFACTS + PLACES + MONUMENTS
@@ -45,27 +64,61 @@ POWER_BITS = sum(1 << i for i, card in enumerate(ORDER) if card.power is not Non
 PRODUCTION: tuple[int, ...] = tuple(card.produces.packed() for card in ORDER)
 MAGE_PRODUCTION: tuple[int, ...] = tuple(card.produces.packed() for card in MAGES)
 CARD_VP: tuple[int, ...] = tuple(card.vp for card in ORDER)
-FACE_UP = 2  # monuments face up at a time
-VP_TO_END = 10
+FACE_UP = 2  # monuments face up at a time [2]
+VP_TO_END = 10  # [5]
 
-# Global fields: round, seat to act, start player, first to pass (-1: nobody yet), passed
-# (mask of seats), finished, used (cards turned this round), out (cards in a tableau or
-# discarded), buyable (places left and face-up monuments; with an unknown stack every
-# monument not yet bought), best (the highest VP at the table), table (the fixed `Table`),
-# stocks (every seat's essences, see SEAT_SHIFT), capped (the same with every count above 7
-# made 7: what `purse.REACH` is keyed by, kept up to date with the stocks so that listing
-# a seat's legal actions looks its masks up with one shift), produces (what every seat's mage and
-# tableau produce at the start of a round, packed the same way; kept up to date as cards
-# join a tableau, so a round end adds it to the stocks and never sums a tableau), produced
-# (the `Produced` event of each seat for that production, kept up to date with it).
-ROUND, CURRENT, START, FIRST, PASSED, FINISHED, USED, OUT, BUYABLE, BEST, TABLE = range(11)
-STOCKS, CAPPED, PRODUCES, PRODUCED = range(11, 15)
-G = 15
-# Fields of a seat's block: VP tokens, VP (places + monuments + tokens), hand (mask; 0 when
-# unknown), hand size, deck (tuple of card indices, top first; () when unknown), deck size,
-# tableau (mask).
-TOKENS, SCORE, HAND, HAND_SIZE, DECK, DECK_SIZE, TABLEAU = range(7)
-W = 7
+# The layout, one field per line. Offsets derive from the order of these tuples (the
+# unpacking below fails if a name is added on one side only; tests/engine/resarcana/
+# test_layout.py checks each name's index against its place here).
+GLOBALS = (
+    "ROUND",  # the round, from 1 [3]
+    "CURRENT",  # the seat to act [4]
+    "START",  # the start player of this round [4]
+    "FIRST",  # the first to pass this round, -1: nobody yet; starts the next round [10]
+    "PASSED",  # mask of the seats that have passed this round [4]
+    "FINISHED",  # True once the game is over [5]
+    "USED",  # mask of the cards turned this round [7]
+    "OUT",  # mask of the cards in a tableau or discarded
+    "BUYABLE",  # mask of the places left and the face-up monuments (with an unknown stack:
+    #             every monument not yet bought) [8]
+    "BEST",  # the highest VP at the table (the 10-VP check is one comparison) [5]
+    "DEAL",  # the fixed `Deal` of the game: seats, mages, what is known of the cards
+    "STOCKS",  # every seat's essences, seat q's SEAT_SHIFT * q bits up [1]
+    "CAPPED",  # STOCKS with every count above 7 made 7: what `purse.REACH` is keyed by,
+    #            kept up to date with the stocks, so listing a seat's actions is one shift
+    "PRODUCES",  # what every seat's mage and tableau produce at a round's start, packed as
+    #              STOCKS; kept up to date as cards join a tableau [3]
+    "PRODUCED",  # the `Produced` event of each seat for that production (kept with it)
+)
+SEAT = (  # a seat's block of W fields, at G + seat * W
+    "TOKENS",  # VP tokens from powers [7]
+    "SCORE",  # VP: places + monuments + tokens [11]
+    "HAND",  # mask of the cards in hand; 0 when unknown (physical play) [2]
+    "HAND_SIZE",  # the number of cards in hand
+    "DECK",  # tuple of card indices, top first; () when unknown [2]
+    "DECK_SIZE",  # the number of cards in the deck
+    "TABLEAU",  # mask of the artifacts, places and monuments in front of the seat
+)
+(
+    ROUND,
+    CURRENT,
+    START,
+    FIRST,
+    PASSED,
+    FINISHED,
+    USED,
+    OUT,
+    BUYABLE,
+    BEST,
+    DEAL,
+    STOCKS,
+    CAPPED,
+    PRODUCES,
+    PRODUCED,
+) = range(len(GLOBALS))
+G = len(GLOBALS)
+TOKENS, SCORE, HAND, HAND_SIZE, DECK, DECK_SIZE, TABLEAU = range(len(SEAT))
+W = len(SEAT)
 # Not a field of the block: `Position(state).seat(q, ESS)` reads seat q's packed stock out of
 # state[STOCKS], for callers that knew it as one.
 ESS = -1
@@ -77,7 +130,7 @@ State = tuple  # the flat layout above
 # a refused payment is never stored, so what it did to the seats above does not matter).
 SEAT_SHIFT = WIDTH * len(KINDS)
 SEAT_FIELD = (1 << SEAT_SHIFT) - 1
-SHIFTS = tuple(SEAT_SHIFT * q for q in range(4))
+SHIFTS = tuple(SEAT_SHIFT * q for q in range(MAX_PLAYERS))
 ALL_GUARDS = sum(GUARD << shift for shift in SHIFTS)
 ALL_NEAR_CAP = sum(NEAR_CAP << shift for shift in SHIFTS)
 ALL_SEVENS = sum(SEVEN << shift for shift in SHIFTS)
@@ -85,14 +138,13 @@ ALL_ABOVE_7 = sum(ABOVE_7 << shift for shift in SHIFTS)
 
 
 def is_terminal(state: State) -> bool:
-    """True once the round in which someone reached 10 VP has ended."""
+    """True once the round in which someone reached 10 VP has ended [5]."""
     return state[FINISHED]
 
 
 def capped_all(stocks: int) -> int:
     """All seats' stocks with every count above 7 made 7 (`purse.capped`, seat by seat)."""
-    many = ((stocks & ALL_ABOVE_7) + ALL_ABOVE_7) & ALL_GUARDS
-    return (stocks & ALL_SEVENS) | (many >> (WIDTH - 1)) * LARGEST
+    return capped(stocks, ALL_SEVENS, ALL_ABOVE_7, ALL_GUARDS)
 
 
 def stock_of(stocks: int, seat: int) -> int:
@@ -133,28 +185,20 @@ def _next_seats(players: int) -> tuple[tuple[int, ...], ...]:
     return tuple(rows)
 
 
-NEXT_SEATS = {players: _next_seats(players) for players in (2, 3, 4)}
+NEXT_SEATS = {players: _next_seats(players) for players in PLAYER_COUNTS}
 
 
 def production(mage: int, tableau: int) -> int:
-    """What a mage and a tableau mask produce at the start of a round, packed."""
+    """What a mage and a tableau mask produce at the start of a round [3], packed."""
     return MAGE_PRODUCTION[mage] + sum(PRODUCTION[i] for i in cards_in(tableau))
 
 
-class _ProducedEvents(dict):
-    """packed production -> the seat's Produced event; a seat meets few distinct amounts."""
-
-    def __init__(self, seat: int) -> None:
-        super().__init__()
-        self.seat = seat
-
-    def __missing__(self, produced: int) -> Any:
-        found = self[produced] = Produced(self.seat, essences(produced))
-        return found
-
-
-# [seat]: shared by every game.
-PRODUCED_EVENTS = [_ProducedEvents(seat) for seat in range(4)]
+# [seat][packed production] -> the seat's Produced event; a seat meets few distinct amounts.
+# Shared by every game.
+PRODUCED_EVENTS = [
+    Memo(lambda produced, seat=seat: Produced(seat, essences(produced)))
+    for seat in range(MAX_PLAYERS)
+]
 
 
 def produced_events(produces: int, players: int) -> tuple[Any, ...]:
@@ -162,21 +206,16 @@ def produced_events(produces: int, players: int) -> tuple[Any, ...]:
     return tuple(PRODUCED_EVENTS[q][stock_of(produces, q)] for q in range(players))
 
 
-class _UpPrefix(dict):
-    """monument order -> [b]: mask of the monuments turned up once b have been bought."""
-
-    def __missing__(self, order: tuple[int, ...]) -> tuple[int, ...]:
-        found = self[order] = tuple(
-            sum(1 << i for i in order[: FACE_UP + b]) for b in range(len(order) + 1)
-        )
-        return found
+def _up_prefix(order: tuple[int, ...]) -> tuple[int, ...]:
+    """[b]: mask of the monuments turned up once b have been bought."""
+    return tuple(sum(1 << i for i in order[: FACE_UP + b]) for b in range(len(order) + 1))
 
 
-UP_PREFIX = _UpPrefix()
+UP_PREFIX = Memo(_up_prefix)  # monument order -> _up_prefix(order)
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class Deal:
     """What stays fixed for a whole game: seats, mages and what the engine knows of the deal.
 
     `monuments` is the face-up pair then the hidden stack in order (card indices), or None
@@ -224,12 +263,12 @@ class Position:
         return self.state[field]
 
     @property
-    def table(self) -> Table:
-        return self[TABLE]
+    def deal(self) -> Deal:
+        return self[DEAL]
 
     @property
     def players(self) -> int:
-        return len(self[TABLE].names)
+        return len(self[DEAL].names)
 
     @property
     def round(self) -> int:
@@ -309,9 +348,9 @@ class Position:
     def monuments_face_up(self) -> list[str] | int:
         """Face-up monument ids, or only their number when the stack is unknown."""
         bought = self.monuments_bought()
-        if self[TABLE].monuments is None:
+        if self[DEAL].monuments is None:
             return min(FACE_UP, len(MONUMENTS) - bought)
-        return ids(self[TABLE].up_prefix[bought] & ~self[OUT])
+        return ids(self[DEAL].up_prefix[bought] & ~self[OUT])
 
 
 def vp_of(tableau: int, tokens: int) -> int:
@@ -319,12 +358,12 @@ def vp_of(tableau: int, tokens: int) -> int:
     return tokens + sum(CARD_VP[i] for i in cards_in(tableau & (PLACE_BITS | MONUMENT_BITS)))
 
 
-def buyable(table: Table, out: int) -> int:
-    """Places not yet bought and monuments face up, given the cards out of the box."""
+def buyable(deal: Deal, out: int) -> int:
+    """Places not yet bought and monuments face up [8], given the cards out of the box."""
     monuments = (
         MONUMENT_BITS
-        if table.monuments is None
-        else table.up_prefix[(out & MONUMENT_BITS).bit_count()]
+        if deal.monuments is None
+        else deal.up_prefix[(out & MONUMENT_BITS).bit_count()]
     )
     return (PLACE_BITS | monuments) & ~out
 
@@ -332,28 +371,24 @@ def buyable(table: Table, out: int) -> int:
 ONE_EACH = pack([1] * 5)
 
 
-class _FirstStocks(dict):
-    """mages -> the STOCKS, CAPPED, PRODUCES, PRODUCED fields of a first state: one of each
-    essence, and an empty tableau (the mage alone produces). 60 seatings of mages at most."""
-
-    def __missing__(self, mages: tuple[int, ...]) -> tuple[int, int, int, tuple[Any, ...]]:
-        stocks = sum(ONE_EACH << SHIFTS[q] for q in range(len(mages)))
-        produces = sum(MAGE_PRODUCTION[mage] << SHIFTS[q] for q, mage in enumerate(mages))
-        events = produced_events(produces, len(mages))
-        found = self[mages] = (stocks, capped_all(stocks), produces, events)
-        return found
+def _first_stocks(mages: tuple[int, ...]) -> tuple[int, int, int, tuple[Any, ...]]:
+    """The STOCKS, CAPPED, PRODUCES, PRODUCED fields of a first state: one of each essence
+    [2], and an empty tableau (the mage alone produces)."""
+    stocks = sum(ONE_EACH << SHIFTS[q] for q in range(len(mages)))
+    produces = sum(MAGE_PRODUCTION[mage] << SHIFTS[q] for q, mage in enumerate(mages))
+    return (stocks, capped_all(stocks), produces, produced_events(produces, len(mages)))
 
 
-FIRST_STOCKS = _FirstStocks()
+FIRST_STOCKS = Memo(_first_stocks)  # mages -> _first_stocks(mages); 60 seatings at most
 
 
 def initial(
-    table: Table, start: int, hands: list[list[int]] | None, decks: list[list[int]] | None
+    deal: Deal, start: int, hands: list[list[int]] | None, decks: list[list[int]] | None
 ) -> State:
-    """The first state: round 1, one of each essence, no production yet."""
-    fields: list = [1, start, start, -1, 0, False, 0, 0, buyable(table, 0), 0, table]
-    fields += FIRST_STOCKS[table.mages]
-    for seat in range(table.players):
+    """The first state [2]: round 1, one of each essence, no production yet [3]."""
+    fields: list = [1, start, start, -1, 0, False, 0, 0, buyable(deal, 0), 0, deal]
+    fields += FIRST_STOCKS[deal.mages]
+    for seat in range(deal.players):
         hand = sum(1 << i for i in hands[seat]) if hands is not None else 0
         deck = tuple(decks[seat]) if decks is not None else ()
         fields += [0, 0, hand, 3, deck, 3, 0]

@@ -1,4 +1,5 @@
-"""What a screen or a player may see of a state, and the replay result of the record spec."""
+"""What a screen or a player may see of a state (others' hands and all decks are secret [2]),
+and the replay result of the record spec with its ranking [11]."""
 
 from __future__ import annotations
 
@@ -14,10 +15,10 @@ def result(state: State) -> dict[str, Any]:
     state = Position(state)
     out: dict[str, Any] = {"game": "res-arcana", "round": state.round, "finished": state.finished}
     if state.finished:
-        out["winners"] = [state.table.names[q] for q in winners(state.state)]
+        out["winners"] = [state.deal.names[q] for q in winners(state.state)]
     out["players"] = [
         {
-            "name": state.table.names[q],
+            "name": state.deal.names[q],
             "vp": state.vp(q),
             "essences": state.essences(q).as_dict(),
             "hand": state.hand(q),
@@ -48,7 +49,7 @@ def view(state: State, player: int | None) -> dict[str, Any]:
     their own hand.
     """
     state = Position(state)
-    table = state.table
+    deal = state.deal
     face_up = state.monuments_face_up()
     hidden_monuments = len(MONUMENTS) - state.monuments_bought()
     hidden_monuments -= face_up if isinstance(face_up, int) else len(face_up)
@@ -60,7 +61,7 @@ def view(state: State, player: int | None) -> dict[str, Any]:
         "current": None if state.finished else state.current,
         "start_player": state.start_player,
         "first_passer": state.first_passer,
-        "hands_known": table.hands_known,
+        "hands_known": deal.hands_known,
         "places": state.places_available(),
         "monuments": face_up,
         "monuments_hidden": hidden_monuments,
@@ -74,8 +75,8 @@ def view(state: State, player: int | None) -> dict[str, Any]:
     for q in range(state.players):
         seat = {
             "seat": q,
-            "name": table.names[q],
-            "mage": MAGES[table.mages[q]].id,
+            "name": deal.names[q],
+            "mage": MAGES[deal.mages[q]].id,
             "vp": state.vp(q),
             "tokens": state.tokens(q),
             "essences": state.essences(q).as_dict(),

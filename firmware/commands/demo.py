@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from firmware.commands.refusal import refuse
+from firmware.errors import FirmwareError
 
 if TYPE_CHECKING:
     from firmware.steps import Step
@@ -48,7 +49,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-class JournalStopped(Exception):
+class JournalStopped(FirmwareError):
     """The journal refused a write: the demo cannot go on (one sentence, exit 1)."""
 
 

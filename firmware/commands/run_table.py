@@ -62,8 +62,25 @@ def run(args: argparse.Namespace) -> int:
         journal.close()
         return 1 if buses else 2
     service = Service.from_environment()
+    served = None
     try:
-        TableLoop(table, journal, games, service).run()
+        if profile.web.enabled:  # the owner's web app (docs/web.md)
+            loop, served = _with_web(table, journal, games, service, profile, args)
+        else:
+            loop = TableLoop(table, journal, games, service)
+        loop.run()
     finally:
+        if served is not None:
+            served.stop()
         service.close()
     return 0
+
+
+def _with_web(table, journal, games, service, profile, args):  # type: ignore[no-untyped-def]
+    from firmware.web.serve import start
+
+    loop, served = start(table, journal, games, service, profile, state_dir.resolve(args.state_dir))
+    logging.getLogger(__name__).info(
+        "web app on port %d (pair with: arcana-table pair)", served.port
+    )
+    return loop, served

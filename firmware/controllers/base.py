@@ -50,9 +50,19 @@ Reply = Play | Refuse | Ask | Begin | Bind
 
 
 class Controller(Protocol):
-    """A game (or the setup before one) at the table."""
+    """A game (or the setup before one) at the table: every method the companion calls.
+
+    Controllers derive from it (`class ArcanaTable(Controller)`) and so inherit the defaults
+    of `raw_tap` (no: the tag goes through the card registry) and `prompting` (nothing half
+    entered); the other methods each controller writes.
+    """
 
     state: Any  # the engine state (None during setup)
+
+    def raw_tap(self, pad: str, uid: str, written_id: str | None) -> Reply | None:
+        """A tag as the reader saw it, before the registry names its card: a Reply for
+        controllers that want the tag itself (enrollment), None to let the registry decide."""
+        return None
 
     def tap(self, pad: str, card: str) -> Reply:
         """A known card was tapped on a pad."""
@@ -69,6 +79,10 @@ class Controller(Protocol):
     def reset_prompt(self) -> None:
         """Drop any half-entered choice (after undo/redo or a refused action)."""
         ...
+
+    def prompting(self) -> bool:
+        """True while a choice is half entered: Undo then only cancels it (`reset_prompt`)."""
+        return False
 
     def is_over(self) -> bool:
         """True once the game has ended (the ranking is on the screens)."""

@@ -17,7 +17,7 @@ ENROLL = (("arcana", "Arcana cards"), ("res-arcana", "Res Arcana cards"))
 TITLES = {None: "Which game?", "arcana": "Arcana: variant?", "enroll": "Enroll which cards?"}
 
 
-class GameChooser:
+class GameChooser(Controller):
     """Choose the game (and Arcana's variant) with Select and OK on the status screen."""
 
     def __init__(self, setup_for: Any, status_role: str = "status") -> None:
@@ -34,8 +34,7 @@ class GameChooser:
 
     def raw_tap(self, pad: str, uid: str, written_id: str | None) -> Reply | None:
         """Enrollment takes tags as they are; everything else goes through the registry."""
-        inner_raw = getattr(self.inner, "raw_tap", None)
-        return None if inner_raw is None else inner_raw(pad, uid, written_id)
+        return None if self.inner is None else self.inner.raw_tap(pad, uid, written_id)
 
     def tap(self, pad: str, card: str) -> Reply:
         if self.inner is not None:

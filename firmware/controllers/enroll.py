@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware.controllers.base import Ask, Bind, Reply
+from firmware.controllers.base import Ask, Bind, Controller, Reply
 from firmware.screens import ChoiceScreen, PromptScreen, Screen
 
 
-class EnrollController:
+class EnrollController(Controller):
     """Bind tags to one catalog's cards, in catalog order, skipping cards already bound."""
 
     def __init__(

@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -38,7 +37,11 @@ from typing import Any
 from aiohttp import web
 
 from firmware.sim.table import BadInput, Outcome, SimTable
-from firmware.web import guard, site
+from firmware.web import guard, stream
+from firmware.web.running import Running
+from firmware.web.stream import Stream
+
+__all__ = ["Running", "make_app"]
 
 TICK_S = 0.5
 MAX_SCALE = 8
@@ -64,19 +67,6 @@ class Worker:
     def close(self) -> None:
         self._thread.submit(self.table.close).result()
         self._thread.shutdown()
-
-
-class Stream:
-    """Subscribers of the live stream; each gets the latest version number."""
-
-    def __init__(self) -> None:
-        self.queues: set[asyncio.Queue[int]] = set()
-
-    def publish(self, version: int) -> None:
-        for queue in self.queues:
-            if queue.full():
-                queue.get_nowait()  # a slow page only needs the newest version
-            queue.put_nowait(version)
 
 
 def make_app(
@@ -192,29 +182,8 @@ async def _screen(request: web.Request) -> web.Response:
 
 
 async def _events(request: web.Request) -> web.StreamResponse:
-    response = web.StreamResponse(
-        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
-    )
-    await response.prepare(request)
-    queue: asyncio.Queue[int] = asyncio.Queue(maxsize=1)
-    stream = request.app[STREAM]
-    stream.queues.add(queue)
-    try:
-        version = request.app[TABLE].table.version
-        while True:
-            await response.write(f"event: version\ndata: {version}\n\n".encode())
-            try:
-                version = await asyncio.wait_for(queue.get(), timeout=15)
-            except TimeoutError:
-                await response.write(b": still here\n\n")  # keeps proxies from closing it
-                version = request.app[TABLE].table.version
-            if version < 0:
-                break
-    except (ConnectionResetError, asyncio.CancelledError):
-        pass
-    finally:
-        stream.queues.discard(queue)
-    return response
+    table = request.app[TABLE].table
+    return await stream.serve(request, request.app[STREAM], lambda: table.version)
 
 
 # -- life cycle -------------------------------------------------------------------------------
@@ -243,49 +212,3 @@ async def _end_streams(app: web.Application) -> None:
 
 async def _close_table(app: web.Application) -> None:
     await asyncio.get_running_loop().run_in_executor(None, app[TABLE].close)
-
-
-class Running:
-    """A simulator served from a background thread (tests, notebooks); `url` ends in /.
-    `idle_s`, `max_connections`: the limits of its `firmware.web.site.Site`."""
-
-    def __init__(
-        self,
-        app: web.Application,
-        host: str = "127.0.0.1",
-        port: int = 0,
-        idle_s: float = site.IDLE_S,
-        max_connections: int = site.MAX_CONNECTIONS,
-    ) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._runner = web.AppRunner(app, handle_signals=False)
-        self._ready = threading.Event()
-        self._limits = {"idle_s": idle_s, "max_connections": max_connections}
-        self._thread = threading.Thread(target=self._serve, args=(host, port), daemon=True)
-        self._thread.start()
-        if not self._ready.wait(timeout=30):
-            raise RuntimeError("the simulator did not start within 30 s")
-        self.url = f"http://{host}:{self.port}/"
-
-    def _serve(self, host: str, port: int) -> None:
-        asyncio.set_event_loop(self._loop)
-        self._loop.run_until_complete(self._runner.setup())
-        served = site.Site(self._runner, host, port, **self._limits)
-        self._loop.run_until_complete(served.start())
-        self.port = served.port
-        self._ready.set()
-        self._loop.run_forever()
-        self._loop.run_until_complete(self._runner.cleanup())
-        self._loop.close()
-
-    def stop(self) -> None:
-        """Stop serving and close the table (its journal stays on disk); idempotent."""
-        if self._thread.is_alive():
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(timeout=30)
-
-    def __enter__(self) -> Running:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()

@@ -30,6 +30,8 @@ from typing import Any
 
 from aiohttp import web
 
+from firmware.errors import FirmwareError
+
 MAX_BODY = 64 * 1024
 BODY_S = 10.0
 MAX_DEPTH = 16
@@ -48,7 +50,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Middleware = Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]
 
 
-class Refused(Exception):
+class Refused(FirmwareError):
     """A request refused before it was tried: `status` (4xx) and a sentence; nothing changed."""
 
     def __init__(self, status: int, message: str) -> None:
@@ -243,7 +245,7 @@ def _parse(raw: bytes) -> Any:
     return body
 
 
-class NotANumber(ValueError):
+class NotANumber(FirmwareError, ValueError):
     """NaN, Infinity and -Infinity, which Python's json reads but JSON does not have."""
 
 

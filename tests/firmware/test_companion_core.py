@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from firmware.events import Device
 from firmware.games import TableGames
 from firmware.screens import (
     ChoiceScreen,
@@ -72,7 +73,7 @@ def test_a_reader_unplugged_mid_game_is_reported_and_the_rest_goes_on(top):
     top.table.pads["stake-2"].fail("unplugged")
     for _ in range(4):
         top.wait(0.2)
-    assert "reader stake-2" in top.companion.troubles
+    assert Device("reader", "stake-2") in top.companion.troubles
     trouble = render(DeviceTroubleScreen("Reader stake-2 not answering"))
     assert same(top.screens()["stake-2"], trouble)
     top.tap("stake-0", "seer_orb")  # another reader still works
@@ -81,16 +82,16 @@ def test_a_reader_unplugged_mid_game_is_reported_and_the_rest_goes_on(top):
     top.table.pads["stake-2"].recover()
     for _ in range(40):
         top.wait(0.5)
-        if "reader stake-2" not in top.companion.troubles:
+        if Device("reader", "stake-2") not in top.companion.troubles:
             break
-    assert "reader stake-2" not in top.companion.troubles
+    assert Device("reader", "stake-2") not in top.companion.troubles
     assert not same(top.screens()["stake-2"], trouble)
 
 
 def test_a_display_that_disappears_is_reported_on_the_status_screen(top):
     top.table.unplug_display("stake-4")
     top.tap("stake-4", Ntag("04deadbeef0002"))  # stake-4 must draw "Unknown card"
-    assert "display stake-4" in top.companion.troubles
+    assert Device("display", "stake-4") in top.companion.troubles
     expected = render(RefusalScreen("Display stake-4 not answering"))
     assert same(top.screens()["status"], expected)
 

@@ -13,7 +13,7 @@ import pytest
 
 from firmware.companion import NOTICE_SECONDS
 from firmware.controllers.resarcana import Bot
-from firmware.events import Crowded, Tick, Trouble
+from firmware.events import Crowded, Device, Tick, Trouble
 from firmware.games import TableGames
 from firmware.journal import Journal
 from firmware.screens import ChoiceScreen, RefusalScreen, render
@@ -61,13 +61,13 @@ def test_a_notice_lasts_exactly_its_seconds(top):
 
 def test_reader_trouble_shows_on_its_pad_and_only_there(top):
     status = top.screens()["status"]
-    top.companion.handle(Trouble("reader stake-2", "not answering"))
+    top.companion.handle(Trouble(Device("reader", "stake-2"), "not answering"))
     assert same(top.screens()["status"], status)  # the pad's own screen says it
     assert not same(top.screens()["stake-2"], status)
 
 
 def test_trouble_with_a_device_that_has_no_screen_shows_on_the_status_screen(top):
-    top.companion.handle(Trouble("reader spare", "not answering"))
+    top.companion.handle(Trouble(Device("reader", "spare"), "not answering"))
     assert same(top.screens()["status"], render(RefusalScreen("Reader spare not answering")))
 
 
@@ -210,7 +210,7 @@ def test_a_device_back_that_was_never_in_trouble_changes_nothing(top):
     from firmware.events import Recovered
 
     status = top.screens()["status"]
-    top.companion.handle(Recovered("reader stake-3"))
+    top.companion.handle(Recovered(Device("reader", "stake-3")))
     assert same(top.screens()["status"], status) and top.companion.troubles == {}
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from engine.resarcana import current_player
 from firmware.controllers.resarcana import Bot
+from firmware.events import Device
 from firmware.games import TableGames
 from firmware.screens import DeviceTroubleScreen, UnknownCardScreen, render
 from firmware.tabletop import Tabletop
@@ -114,7 +115,7 @@ def test_a_reader_that_fails_mid_game_and_comes_back(game):
     chip.recover()
     for _ in range(40):
         game.top.wait(0.5)
-        if f"reader {other}" not in game.top.companion.troubles:
+        if Device("reader", other) not in game.top.companion.troubles:
             break
     assert not same(game.top.screens()[other], trouble)
     game.play()
@@ -125,12 +126,12 @@ def test_a_display_that_disappears_mid_game(game):
     game.play(2)
     game.top.table.unplug_display("stake-0")
     game.play(4)  # seat 0's screen changes: it fails to draw
-    assert "display stake-0" in game.top.companion.troubles
+    assert Device("display", "stake-0") in game.top.companion.troubles
     game.top.table.plug_display("stake-0")
-    assert "display stake-0" in game.top.companion.troubles  # not redrawn since
+    assert Device("display", "stake-0") in game.top.companion.troubles  # not redrawn since
     # The display is re-opened at the first redraw after its back-off (emulated seconds).
     game.top.wait(LONGEST_RETRY_S)
-    assert "display stake-0" not in game.top.companion.troubles
+    assert Device("display", "stake-0") not in game.top.companion.troubles
     assert same(game.top.screens()["stake-0"], game.top.companion.frames()["stake-0"])
     game.play()
     assert game.top.companion.rules.result(game.state)["finished"]

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.arcana import RULES, Action, State, deal_piles, load_catalog, pending, sensible_action
 from engine.arcana.setup import TASKS_DEALT, TASKS_KEPT
+from engine.arcana.state import MAX_PLAYERS, MIN_PLAYERS
 from firmware.controllers.chooser import GAMES, VARIANTS
 from firmware.steps import Step
 
@@ -35,8 +36,8 @@ class Bot:
         catalog: Any = "sample",
         pads: tuple[str, ...] = FULL_TABLE_PADS,
     ) -> None:
-        if not 2 <= players <= 4:
-            raise ValueError(f"Arcana is for 2 to 4 players, not {players}")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"Arcana is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
         if variant not in dict(VARIANTS):
             raise ValueError(f'unknown variant {variant!r} (use "basic" or "advanced")')
         self.rng = random.Random(seed)

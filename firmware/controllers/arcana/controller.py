@@ -23,7 +23,7 @@ from engine.arcana.events import Bribed, GameEnded, StakeEvaluated
 from engine.protocol import BAD_PARAMS, Rejection
 from firmware.controllers.arcana import screens
 from firmware.controllers.arcana.screens import Prompt, table_screens
-from firmware.controllers.base import Ask, Play, Refuse, Reply
+from firmware.controllers.base import Ask, Controller, Play, Refuse, Reply
 from firmware.screens import BribeScreen, Screen, StruggleScreen
 
 
@@ -47,7 +47,7 @@ class LocationPrompt:
         return "Move: tap new stake"
 
 
-class ArcanaTable:
+class ArcanaTable(Controller):
     """The game controller of one Arcana game (see the module docstring)."""
 
     def __init__(self, games: Any, state: State) -> None:

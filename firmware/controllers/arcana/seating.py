@@ -17,12 +17,10 @@ from typing import Any
 
 from engine.arcana import Catalog
 from engine.arcana.setup import TASKS_KEPT
-from engine.arcana.state import stake_count
-from firmware.controllers.base import Ask, Begin, Refuse, Reply
+from engine.arcana.state import MAX_PLAYERS, MIN_PLAYERS, stake_count
+from firmware.controllers.base import Ask, Begin, Controller, Refuse, Reply
 from firmware.screens import Arcanum, PromptIcon, PromptScreen, Screen, StakeScreen
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
 NOT_ARCANA = "Not an Arcana card"
 
 
@@ -32,7 +30,7 @@ def stake_label(stake: int, stakes: int) -> str:
     return "Free trade" if stake == stakes - 1 else f"Stake {stake + 1}"
 
 
-class ArcanaSeating:
+class ArcanaSeating(Controller):
     """The setup controller: answers taps and presses until the players are seated."""
 
     def __init__(self, games: Any, variant: str | None) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from engine.resarcana import CARDS, RULES, Action, Position, State, random_setup, view
 from engine.resarcana.essences import KINDS
 from engine.resarcana.essences import Essences as Stock
+from engine.resarcana.state import MIN_PLAYERS
 from firmware.controllers.chooser import GAMES
 from firmware.controllers.resarcana.screens import GAINS
 from firmware.controllers.resarcana.seating import MAX_SEATS, seating_record
@@ -33,8 +34,8 @@ class Bot:
     """Plays every seat of a seeded deal greedily: VP powers, buys, producers, pass."""
 
     def __init__(self, seed: int, players: int, pads: Sequence[str] = FULL_TABLE_PADS) -> None:
-        if not 2 <= players <= MAX_SEATS:
-            raise ValueError("Res Arcana is played by 2 to 4 players")
+        if not MIN_PLAYERS <= players <= MAX_SEATS:
+            raise ValueError(f"Res Arcana is played by {MIN_PLAYERS} to {MAX_SEATS} players")
         if len(pads) < players:
             raise ValueError(f"{players} players need {players} pads, the table has {len(pads)}")
         rng = random.Random(seed)
@@ -43,8 +44,7 @@ class Bot:
         # seed always gives the same game).
         for _ in range(DEALS):  # the table draws the start player: any must end soon
             if all(
-                _ends_soon(RULES.setup(deal | {"start_player": start}))
-                for start in range(players)
+                _ends_soon(RULES.setup(deal | {"start_player": start})) for start in range(players)
             ):
                 break
             deal = _deal(rng, players)

@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.protocol import Rejection
 from engine.resarcana import CARDS, RULES, Action, Position, State, events
-from firmware.controllers.base import Ask, Play, Refuse, Reply
+from firmware.controllers.base import Ask, Controller, Play, Refuse, Reply
 from firmware.controllers.resarcana.screens import (
     DISCARD,
     GAIN,
@@ -31,7 +31,7 @@ from firmware.controllers.resarcana.screens import (
 from firmware.screens import Screen
 
 
-class ResArcanaTable:
+class ResArcanaTable(Controller):
     """The controller of one Res Arcana game; `state` is the engine state (physical play)."""
 
     def __init__(self, games: Any, state: State) -> None:

@@ -14,14 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 from engine.resarcana import CARDS
-from firmware.controllers.base import Ask, Begin, Refuse, Reply
+from engine.resarcana.state import MAX_PLAYERS
+from firmware.controllers.base import Ask, Begin, Controller, Refuse, Reply
 from firmware.screens import PromptIcon, PromptScreen, Screen
 
-MAX_SEATS = 4
+MAX_SEATS = MAX_PLAYERS  # engine.resarcana.state's, the one definition
 MIN_SEATS = 2
 
 
-class Seating:
+class Seating(Controller):
     """The setup controller: mages tapped on pads become seats; OK (or a 4th mage) begins."""
 
     def __init__(self, games: Any) -> None:

@@ -21,7 +21,7 @@ from engine.resarcana import (
 )
 from engine.resarcana.actions import ACTIONS
 from engine.resarcana.essences import GUARD
-from engine.resarcana.state import ESS, TABLE
+from engine.resarcana.state import DEAL, ESS
 
 SETTINGS = settings(max_examples=25, deadline=None)
 games = st.tuples(st.integers(0, 2**32), st.integers(2, 4), st.booleans())
@@ -61,7 +61,7 @@ def invariants(state) -> None:
         assert look.hand_size(seat) >= len(look.hand(seat)) and look.hand_size(seat) >= 0
         tableaus += look.tableau(seat)
     assert len(tableaus) == len(set(tableaus))
-    if look.table.hands_known:
+    if look.deal.hands_known:
         where: dict[str, int] = {}
         piles = [look.discarded(), tableaus]
         for seat in range(look.players):
@@ -132,4 +132,4 @@ def test_illegal_actions_are_rejected_and_leave_the_state_untouched(game, stop, 
         outcome = RULES.apply(state, action)
         assert isinstance(outcome, Rejection), action
         assert outcome.code and outcome.message.endswith(".")
-        assert state_to_json(state) == before and state[TABLE] is state[TABLE]
+        assert state_to_json(state) == before and state[DEAL] is state[DEAL]

@@ -22,7 +22,7 @@ def test_an_explicit_deal_gives_hands_decks_and_monuments():
     assert look.hand(0) == ["brazier", "seer_orb", "trade_ring"]
     assert look.deck(0) == ["dragon_heart", "black_skull", "ice_flower"]
     assert look.monuments_face_up() == ["monument_1", "monument_4"]
-    assert look.table.names == ("Ann", "Ben")
+    assert look.deal.names == ("Ann", "Ben")
 
 
 def test_physical_play_leaves_out_hands_decks_and_monuments():
@@ -37,7 +37,7 @@ def test_physical_play_leaves_out_hands_decks_and_monuments():
 def test_monuments_may_be_known_while_hands_are_not():
     setup = physical_setup(random_setup(random.Random(3), 2), monuments_known=True)
     look = Position(RULES.setup(setup))
-    assert not look.table.hands_known
+    assert not look.deal.hands_known
     assert look.monuments_face_up() == sorted(setup["monuments"][:2])
 
 

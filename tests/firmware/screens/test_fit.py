@@ -20,6 +20,7 @@ from firmware.controllers.arcana import Bot as ArcanaBot
 from firmware.controllers.arcana import play_demo_game as play_arcana
 from firmware.controllers.resarcana.bot import Bot as ResBot
 from firmware.controllers.resarcana.bot import play_demo_game as play_res
+from firmware.drawing import Notice, notice_screen
 from firmware.events import Press, Tap
 from firmware.games import FULL_TABLE_PADS, TableGames
 from firmware.journal import Journal
@@ -29,6 +30,7 @@ from firmware.screens.font import ELLIPSIS, load_font
 from firmware.screens.short_forms import is_short_form
 from firmware.steps import Step
 from firmware.tabletop import uid_for
+from hardware.display.screen import DisplayHealth
 
 ROOT = Path(__file__).resolve().parents[3]
 CATALOGS = (Path(catalogs_init).with_name("sample.toml"), ROOT / "docs" / "catalog-template.toml")
@@ -64,6 +66,7 @@ class Display:
     """A display that keeps nothing: the models are checked, not the pixels."""
 
     size = (128, 64)
+    health = DisplayHealth()
 
     def show(self, image) -> None:
         pass
@@ -101,7 +104,7 @@ class QuickTable:
         for role, screen in self.companion.controller.screens().items():
             self.shown.setdefault((role, screen), None)
         for role, notice in self.companion.notices.items():
-            self.shown.setdefault((role, self.games.notice_screen(notice.message)), None)
+            self.shown.setdefault((role, notice_screen(notice)), None)
         self.companion.notices.clear()
 
 
@@ -209,15 +212,16 @@ REFUSALS = [
     "Free trade has its card: tap that card again to take it back",
     f"{G} are seated already (seat 4)",
     f"{G}: tap the militia on a stake first",
-    "Undone: placed a face-down agent on stake 5",
-    f"Redone: bribed with {L} on stake 5",
+]
+UNDONE = [
+    Notice("undone", "placed a face-down agent on stake 5"),
+    Notice("redone", f"bribed with {L} on stake 5"),
 ]
 
 
-@pytest.mark.parametrize("text", REFUSALS)
-def test_every_refusal_fits_whole_at_its_longest(text):
-    games = TableGames()
-    assert_nothing_cut([("stake-0", games.notice_screen(text))])
+@pytest.mark.parametrize("notice", [Notice("refusal", text) for text in REFUSALS] + UNDONE)
+def test_every_refusal_fits_whole_at_its_longest(notice):
+    assert_nothing_cut([("stake-0", notice_screen(notice))])
 
 
 

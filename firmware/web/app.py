@@ -1,0 +1,287 @@
+"""The owner's web app on the real table (`arcana-table run` with `[web] enabled = true`).
+
+    live = LiveTable(loop, profile, games)
+    app = make_app(live, Pairing(state_dir), address="192.168.1.20", port=8080)
+    Running(app, host="0.0.0.0", port=8080)
+
+Everything passes `firmware.web.guard` first (Host, Origin, JSON bodies; as the simulator),
+then `_paired`: without a paired device's cookie only the pairing page is served.
+
+    GET  /pair/<code>                 the pairing page (also /PAIR/<code>: the QR code's case)
+    POST /api/pair    {"code", "name"}     -> a device and its token, in the cookie
+    GET  /            the phone's page (paired)
+    GET  /api/me                      this device and its role
+    GET  /api/state                   the table; a seat's own hand and secrets for a seat
+    GET  /api/events                  server-sent events: "version" when something changed
+    POST /api/revoke  {"id"}          unpair a device (the owner: any; others: themselves)
+    GET  /api/devices                 (owner) the paired devices and the open offer's role
+    POST /api/offers  {"seat": N} | {"spectator": true}   (owner) a code on the status OLED
+    POST /api/offers/withdraw         (owner) close the open code
+
+Roles (firmware/web/pairing.py): the owner sees the public table and manages devices; a
+seat sees the public table and its own hand (`firmware.web.views`); a spectator, if the
+profile allows them, the public table only. No role sees another seat's secrets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from firmware.web import guard, stream
+from firmware.web.live import LiveTable
+from firmware.web.pairing import Device, Pairing, PairingRefused, Role
+from firmware.web.stream import Stream
+from firmware.web.table_view import BadInput
+
+COOKIE = "arcana_table"
+COOKIE_MAX_AGE = 365 * 24 * 3600
+PAGE_FILES = {
+    "phone.html": "text/html",
+    "phone.js": "text/javascript",
+    "pair.html": "text/html",
+    "pair.js": "text/javascript",
+    "web.css": "text/css",
+}
+OPEN_FILES = {"pair.js", "web.css"}  # what the pairing page needs before pairing
+LIVE: web.AppKey[LiveTable] = web.AppKey("live", LiveTable)
+PAIRING: web.AppKey[Pairing] = web.AppKey("pairing", Pairing)
+STREAM: web.AppKey[Stream] = web.AppKey("stream", Stream)
+SETTINGS: web.AppKey[dict[str, Any]] = web.AppKey("settings", dict)
+DEVICE: web.RequestKey[Device] = web.RequestKey("device", Device)
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def pairing_url(address: str, port: int, code: str) -> str:
+    host = f"[{address}]" if ":" in address else address
+    shown = host if port == 80 else f"{host}:{port}"
+    return f"http://{shown}/pair/{code}"
+
+
+def make_app(
+    live: LiveTable,
+    pairing: Pairing,
+    address: str,
+    port: int,
+    spectators: bool = False,
+    body_s: float = guard.BODY_S,
+) -> web.Application:
+    """The web app around a LiveTable; `address`/`port` go into the pairing QR codes."""
+    app = guard.application(None, body_s=body_s, middlewares=[_refusals, _paired])
+    app[LIVE] = live
+    app[PAIRING] = pairing
+    app[STREAM] = Stream()
+    app[SETTINGS] = {"address": address, "port": port, "spectators": spectators}
+    app.router.add_get("/", _phone_page)
+    app.router.add_get("/pair/{code}", _pair_page)
+    app.router.add_get("/PAIR/{code}", _pair_page)
+    app.router.add_get("/page/{name}", _page_file)
+    app.router.add_get("/favicon.ico", _no_icon)
+    app.router.add_post("/api/pair", _pair)
+    app.router.add_get("/api/me", _me)
+    app.router.add_get("/api/state", _state)
+    app.router.add_get("/api/events", _events)
+    app.router.add_post("/api/revoke", _revoke)
+    app.router.add_get("/api/devices", _devices)
+    app.router.add_post("/api/offers", _offer)
+    app.router.add_post("/api/offers/withdraw", _withdraw)
+    app.on_startup.append(_listen)
+    app.on_shutdown.append(_end_streams)
+    return app
+
+
+def overlay_pending(pairing: Pairing, address: str, port: int) -> Callable[[], Any]:
+    """For `QrOverlay`: the open code's URL and role label, or None."""
+
+    def pending() -> tuple[str, str] | None:
+        try:
+            offer = pairing.pending()
+        except PairingRefused:  # a damaged file: no QR code (the web app says why)
+            return None
+        if offer is None:
+            return None
+        return pairing_url(address, port, offer.code), offer.role.label
+
+    return pending
+
+
+# -- middlewares ------------------------------------------------------------------------------
+def _is_open(request: web.Request) -> bool:
+    path = request.path
+    if path.startswith(("/pair/", "/PAIR/")) or path == "/favicon.ico":
+        return True
+    if path == "/api/pair" and request.method == "POST":
+        return True
+    return path.startswith("/page/") and path.removeprefix("/page/") in OPEN_FILES
+
+
+@web.middleware
+async def _paired(request: web.Request, handler: Handler) -> web.StreamResponse:
+    device = request.app[PAIRING].device_for(request.cookies.get(COOKIE))
+    if device is not None:
+        request[DEVICE] = device
+    elif not _is_open(request):
+        raise guard.Refused(
+            401,
+            "This phone is not paired with the table: scan the QR code on its status screen "
+            "(arcana-table pair shows one)",
+        )
+    return await handler(request)
+
+
+@web.middleware
+async def _refusals(request: web.Request, handler: Handler) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except PairingRefused as err:
+        raise guard.Refused(err.status, err.message) from None
+    except BadInput as err:
+        raise guard.Refused(err.status, err.message) from None
+    except TimeoutError:
+        raise guard.Refused(503, "The table did not answer in time; try again") from None
+
+
+def _owner(request: web.Request) -> Device:
+    device = request[DEVICE]
+    if device.role.kind != "owner":
+        raise guard.Refused(403, "Only the owner's phone may do this")
+    return device
+
+
+# -- pages ------------------------------------------------------------------------------------
+async def _phone_page(request: web.Request) -> web.Response:
+    return _asset("phone.html")
+
+
+async def _pair_page(request: web.Request) -> web.Response:
+    return _asset("pair.html")
+
+
+async def _no_icon(request: web.Request) -> web.Response:
+    return web.Response(status=204)
+
+
+async def _page_file(request: web.Request) -> web.Response:
+    name = request.match_info["name"]
+    if name not in PAGE_FILES:
+        raise web.HTTPNotFound()
+    return _asset(name)
+
+
+def _asset(name: str) -> web.Response:
+    text = resources.files("firmware.web").joinpath("page", name).read_text(encoding="utf-8")
+    return web.Response(
+        text=text, content_type=PAGE_FILES[name], headers={"Cache-Control": "no-cache"}
+    )
+
+
+# -- pairing ----------------------------------------------------------------------------------
+async def _pair(request: web.Request) -> web.Response:
+    body = guard.json_object(request, ("code",))
+    pairing = request.app[PAIRING]
+    device, token = pairing.redeem(body["code"], body.get("name", ""))
+    request.app[LIVE].wake()  # the QR code goes, the status screen comes back
+    response = web.json_response({"device": device.to_json()})
+    response.set_cookie(
+        COOKIE, token, httponly=True, samesite="Strict", path="/", max_age=COOKIE_MAX_AGE
+    )
+    return response
+
+
+async def _me(request: web.Request) -> web.Response:
+    settings = request.app[SETTINGS]
+    return web.json_response(
+        {"device": request[DEVICE].to_json(), "spectators": settings["spectators"]}
+    )
+
+
+async def _revoke(request: web.Request) -> web.Response:
+    body = guard.json_object(request, ("id",))
+    me = request[DEVICE]
+    if body["id"] != me.id and me.role.kind != "owner":
+        raise guard.Refused(403, "A phone may unpair itself only; the owner's phone, any")
+    gone = request.app[PAIRING].revoke(body["id"])
+    response = web.json_response({"revoked": gone.to_json()})
+    if gone.id == me.id:
+        response.del_cookie(COOKIE, path="/")
+    return response
+
+
+async def _devices(request: web.Request) -> web.Response:
+    _owner(request)
+    pairing = request.app[PAIRING]
+    offer = pairing.pending()
+    return web.json_response(
+        {
+            "devices": [device.to_json() for device in pairing.devices()],
+            "offer": None
+            if offer is None
+            else {"role": offer.role.to_json(), "until": offer.until},
+        }
+    )
+
+
+async def _offer(request: web.Request) -> web.Response:
+    _owner(request)
+    body = guard.json_object(request, ())
+    if body.get("spectator") is True:
+        if not request.app[SETTINGS]["spectators"]:
+            raise guard.Refused(
+                403, "This table admits no spectators ([web] spectators = true in the profile)"
+            )
+        role = Role.spectator()
+    elif "seat" in body:
+        role = Role.of_seat(body["seat"])
+    else:
+        raise guard.Refused(400, 'Say whom to pair: {"seat": 1..4} or {"spectator": true}')
+    offer = request.app[PAIRING].offer(role)
+    request.app[LIVE].wake()  # the QR code on the status screen now
+    return web.json_response({"offer": {"role": role.to_json(), "until": offer.until}})
+
+
+async def _withdraw(request: web.Request) -> web.Response:
+    _owner(request)
+    guard.json_object(request, ())
+    request.app[PAIRING].withdraw()
+    request.app[LIVE].wake()
+    return web.json_response({"offer": None})
+
+
+# -- the table --------------------------------------------------------------------------------
+def _seat_of(device: Device, request: web.Request) -> int | None:
+    """The player index a device may see the hand of (None: the public table only)."""
+    role = device.role
+    if role.kind == "spectator" and not request.app[SETTINGS]["spectators"]:
+        raise guard.Refused(403, "This table admits no spectators now")
+    return role.seat - 1 if role.kind == "seat" and role.seat is not None else None
+
+
+async def _state(request: web.Request) -> web.Response:
+    device = request[DEVICE]
+    seat = _seat_of(device, request)
+    live = request.app[LIVE]
+    public = await live.read_state(None)
+    if seat is None or seat >= len(public["players"]):
+        return web.json_response({**public, "me": device.to_json()})
+    return web.json_response({**await live.read_state(seat), "me": device.to_json()})
+
+
+async def _events(request: web.Request) -> web.StreamResponse:
+    _seat_of(request[DEVICE], request)
+    live = request.app[LIVE]
+    return await stream.serve(request, request.app[STREAM], lambda: live.version)
+
+
+async def _listen(app: web.Application) -> None:
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    app[LIVE].on_version = lambda version: loop.call_soon_threadsafe(app[STREAM].publish, version)
+
+
+async def _end_streams(app: web.Application) -> None:
+    app[STREAM].publish(-1)

@@ -1,0 +1,34 @@
+"""A profile's [web] section (hardware/profile_web.py): off by default, checked like the rest."""
+
+from __future__ import annotations
+
+import pytest
+
+from hardware.profile import ProfileError, load_profile, parse_profile
+from hardware.profile_web import WebSpec
+
+
+def test_shipped_profiles_serve_no_web_app() -> None:
+    assert load_profile("full-table").web == WebSpec(enabled=False, port=8080, spectators=False)
+
+
+def test_web_section_is_read() -> None:
+    profile = parse_profile("[web]\nenabled = true\nport = 8443\nspectators = true\n")
+    assert profile.web == WebSpec(enabled=True, port=8443, spectators=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "sentence"),
+    [
+        ("[web]\nport = 0\n", "line 2: port 0 is outside 1..65535"),
+        ("[web]\nport = 70000\n", "line 2: port 70000 is outside 1..65535"),
+        ("[web]\nenabled = 1\n", "line 2: enabled must be true or false, not 1"),
+        ("[web]\nspectators = 'yes'\n", "line 2: spectators must be true or false"),
+        ("[web]\nhost = '0.0.0.0'\n", "line 2: unknown setting 'host' in [web]"),
+        ("web = 3\n", "write web as a [web] table"),
+    ],
+)
+def test_bad_web_settings_are_named(text: str, sentence: str) -> None:
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(text)
+    assert sentence in str(caught.value)

@@ -1,0 +1,203 @@
+"""The appliance's web app on an emulated table: the real TableLoop in a thread (as
+`arcana-table run` runs it), the web app served on a free localhost port, phones as cookie
+jars over HTTP, and the status OLED's QR code read back from the emulated SSD1306's RAM
+with zbar (`zbarimg`, Debian's zbar-tools: the set-up apt-installs it when run as root).
+
+    with WebTable(tmp_path) as table:
+        owner = table.pair_owner()              # scans the QR code off the status OLED
+        owner.get("api/state")                  # (status, JSON)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+import shutil
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware.events import Tick
+from firmware.games import TableGames
+from firmware.journal import Journal
+from firmware.service import Notifier, Service, StopRequest, Watchdog
+from firmware.web.pairing import Pairing, Role
+from firmware.web.serve import start, status_role
+from hardware.display.pages import pages_to_image
+from hardware.profile import load_profile
+from hardware.profile_web import WebSpec
+from hardware.table import build_table
+
+DEBIAN_PACKAGES = ("zbar-tools",)
+
+
+def _ensure_zbar() -> str:
+    found = shutil.which("zbarimg")
+    if found is None and os.geteuid() == 0 and shutil.which("apt-get"):
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env, **quiet)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", *DEBIAN_PACKAGES], check=True, env=env, **quiet
+        )
+        found = shutil.which("zbarimg")
+    if found is None:
+        pytest.fail(
+            "The QR code tests read the status OLED with zbar: on Debian or Ubuntu run "
+            f"`sudo apt-get install -y {' '.join(DEBIAN_PACKAGES)}`."
+        )
+    return found
+
+
+@pytest.fixture(scope="session")
+def zbarimg() -> str:
+    return _ensure_zbar()
+
+
+def decode_qr(zbarimg: str, pages: list[bytes], width: int = 128) -> list[str]:
+    """Every QR code zbar finds in a display's RAM pages (as the panel shows them)."""
+    image = pages_to_image(pages, width).convert("L")
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    done = subprocess.run(
+        [zbarimg, "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", "-"],
+        input=out.getvalue(),
+        capture_output=True,
+        timeout=60,
+    )
+    return [line for line in done.stdout.decode().splitlines() if line]
+
+
+class Recorder(Notifier):
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.sent: list[str] = []
+
+    def send(self, *fields: str) -> bool:
+        self.sent.extend(fields)
+        return True
+
+
+def wait_until(condition: Any, seconds: float = 20.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+class Phone:
+    """A browser's cookie jar for one table: JSON over HTTP, its Origin the table's own."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.cookie: str | None = None
+
+    def call(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, Any]:
+        url = path if path.lower().startswith("http") else self.url + path.lstrip("/")
+        data = None if method == "GET" else json.dumps({} if body is None else body).encode()
+        request = urllib.request.Request(url, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+            request.add_header("Origin", self.url.rstrip("/"))  # as a browser sends it
+        if self.cookie is not None:
+            request.add_header("Cookie", self.cookie)
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                status, payload, head = response.status, response.read(), response.headers
+        except urllib.error.HTTPError as err:
+            with err:
+                status, payload, head = err.code, err.read(), err.headers
+        self.set_cookie = head.get("Set-Cookie")
+        if self.set_cookie and self.set_cookie.startswith("arcana_table="):
+            value = self.set_cookie.split(";")[0]
+            self.cookie = None if value == 'arcana_table=""' else value
+        if head.get_content_type() == "application/json":
+            return status, json.loads(payload)
+        return status, payload
+
+    def get(self, path: str, **kwargs: Any) -> tuple[int, Any]:
+        return self.call("GET", path, **kwargs)
+
+    def post(self, path: str, body: Any = None, **kwargs: Any) -> tuple[int, Any]:
+        return self.call("POST", path, body, **kwargs)
+
+
+class WebTable:
+    """An emulated full table with `[web]` on, its loop running, its web app served."""
+
+    def __init__(self, state_dir: Path, spectators: bool = False) -> None:
+        profile = load_profile("full-table")
+        profile = dataclasses.replace(profile, web=WebSpec(True, 8080, spectators))
+        self.state_dir = state_dir
+        self.table = build_table(profile, emulated=True)
+        self.journal = Journal.open(state_dir)
+        self.notifier = Recorder()
+        service = Service(self.notifier, Watchdog(self.notifier, 0.5), StopRequest(signals=()))
+        self.service = service
+        self.loop, self.served = start(
+            self.table,
+            self.journal,
+            TableGames.for_profile(profile),
+            service,
+            profile,
+            state_dir,
+            address="127.0.0.1",
+            host="127.0.0.1",
+            port=0,
+        )
+        self.url = self.served.url
+        self.pairing = Pairing(state_dir)
+        self.runner = threading.Thread(target=self.loop.run, daemon=True)
+        self.runner.start()
+        assert wait_until(lambda: "READY=1" in self.notifier.sent)
+
+    def status_pages(self) -> list[bytes]:
+        return self.table.displays[status_role(dict(self.table.displays))].chip.pages()
+
+    def scan(self, zbarimg: str) -> str:
+        """The URL the status OLED's QR code carries, once it shows one."""
+        found: list[str] = []
+        assert wait_until(
+            lambda: bool(found.extend(decode_qr(zbarimg, self.status_pages())) or found)
+        )
+        return found[0]
+
+    def offer(self, role: Role) -> str:
+        """Open a code as `arcana-table pair` or the owner's page does; the loop shows it."""
+        code = self.pairing.offer(role).code
+        self.loop.events.put(Tick())
+        return code
+
+    def pair(self, code: str, name: str = "") -> Phone:
+        phone = Phone(self.url)
+        status, answer = phone.post("api/pair", {"code": code, "name": name})
+        assert status == 200, answer
+        return phone
+
+    def pair_owner(self) -> Phone:
+        return self.pair(self.offer(Role.owner()), "owner")
+
+    def close(self) -> None:
+        self.served.stop()
+        self.service.stop.request()
+        self.runner.join(timeout=20)
+
+    def __enter__(self) -> WebTable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
