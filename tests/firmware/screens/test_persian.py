@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 from firmware.screens import (
+    RENDERERS,
     SIZE_128X32,
     SIZE_128X64,
     ChoiceScreen,
@@ -27,7 +28,6 @@ from firmware.screens import (
     SeatScreen,
     Strength,
     VictoryCheckScreen,
-    render,
 )
 from firmware.screens.canvas import Canvas
 from firmware.screens.font import ELLIPSIS, REPLACEMENT, Font, load_font
@@ -61,6 +61,28 @@ def library_visual(text: str) -> str:
 def drawn(visual: str) -> list[str]:
     """The characters of a visual string that leave a glyph: format characters have none."""
     return [char for char in visual if unicodedata.category(char) != "Cf"]
+
+
+@pytest.fixture
+def marks_of(monkeypatch):
+    """Draw a screen with its renderer (render() may answer from its cache) and give the
+    marks of its canvas by text."""
+    made: list[Canvas] = []
+    original = Canvas.__init__
+
+    def keep(self, canvas_size):
+        original(self, canvas_size)
+        made.append(self)
+
+    monkeypatch.setattr(Canvas, "__init__", keep)
+
+    def marks(screen, size):
+        made.clear()
+        RENDERERS[type(screen)](screen, size)
+        (canvas,) = made
+        return {mark.text: mark for mark in canvas.marks}
+
+    return marks
 
 
 class PasteLog:
@@ -266,25 +288,15 @@ def test_a_cut_persian_text_fills_its_box_from_the_right_with_the_ellipsis_leftm
 
 
 @pytest.mark.parametrize("size", [SIZE_128X64, SIZE_128X32], ids=["128x64", "128x32"])
-def test_name_and_value_columns_are_mirrored_for_persian_names(size, monkeypatch):
-    made: list[Canvas] = []
-    original = Canvas.__init__
-
-    def keep(self, canvas_size):
-        original(self, canvas_size)
-        made.append(self)
-
-    monkeypatch.setattr(Canvas, "__init__", keep)
+def test_name_and_value_columns_are_mirrored_for_persian_names(size, marks_of):
     scores = (Strength("مریم", 11), Strength("علی", 9), Strength("سارا", 4))
-    render(VictoryCheckScreen(round=2, scores=scores), size)
-    marks = {mark.text: mark for mark in made[-1].marks}
+    marks = marks_of(VictoryCheckScreen(round=2, scores=scores), size)
     first, second, third = (marks[name] for name in ("مریم", "علی", "سارا"))
     assert first.x0 > second.x0 > third.x0  # the first column on the right
     if size == SIZE_128X32:  # "number name" on one line: the number on the left
         assert marks["11"].x1 <= first.x0 and marks["9"].x1 <= second.x0
     latin = (Strength("Ann", 11), Strength("Ben", 9))
-    render(VictoryCheckScreen(round=2, scores=latin), size)
-    marks = {mark.text: mark for mark in made[-1].marks}
+    marks = marks_of(VictoryCheckScreen(round=2, scores=latin), size)
     assert marks["Ann"].x0 < marks["Ben"].x0
     if size == SIZE_128X32:
         assert marks["Ann"].x1 <= marks["11"].x0
@@ -319,22 +331,12 @@ def test_persian_text_without_a_box_starts_where_it_is_put():
     assert mark.x0 == 2 and end == mark.x1 == 2 + load_font("small").width("نوبت شما")
 
 
-def test_the_choice_count_moves_left_of_a_persian_title(monkeypatch):
-    made: list[Canvas] = []
-    original = Canvas.__init__
-
-    def keep(self, canvas_size):
-        original(self, canvas_size)
-        made.append(self)
-
-    monkeypatch.setattr(Canvas, "__init__", keep)
+def test_the_choice_count_moves_left_of_a_persian_title(marks_of):
     for size in (SIZE_128X64, SIZE_128X32):
-        render(ChoiceScreen("بازی را انتخاب کنید", ("آرکانا", "رس آرکانا")), size)
-        marks = {mark.text: mark for mark in made[-1].marks}
+        marks = marks_of(ChoiceScreen("بازی را انتخاب کنید", ("آرکانا", "رس آرکانا")), size)
         assert marks["1/2"].x1 < marks["بازی را انتخاب کنید"].x0
         assert marks["بازی را انتخاب کنید"].x1 >= 126
-        render(ChoiceScreen("Choose the game", ("Arcana", "Res Arcana")), size)
-        marks = {mark.text: mark for mark in made[-1].marks}
+        marks = marks_of(ChoiceScreen("Choose the game", ("Arcana", "Res Arcana")), size)
         assert marks["Choose the game"].x1 < marks["1/2"].x0
 
 
@@ -376,19 +378,9 @@ def test_every_wrapped_line_of_a_persian_paragraph_reads_right_to_left():
     assert not any(RLM in line for line in small.wrap("Clockwork Spy and more", 60, 3))
 
 
-def test_a_seat_with_a_persian_line_has_its_vp_on_the_left_on_128x32(monkeypatch):
-    made: list[Canvas] = []
-    original = Canvas.__init__
-
-    def keep(self, canvas_size):
-        original(self, canvas_size)
-        made.append(self)
-
-    monkeypatch.setattr(Canvas, "__init__", keep)
-    render(SeatScreen(name="مریم", essences=Essences(), vp=7), SIZE_128X32)
-    marks = {mark.text: mark for mark in made[-1].marks}
+def test_a_seat_with_a_persian_line_has_its_vp_on_the_left_on_128x32(marks_of):
+    marks = marks_of(SeatScreen(name="مریم", essences=Essences(), vp=7), SIZE_128X32)
     assert marks["7 VP"].x0 == 1 and marks["7 VP"].x1 < marks["مریم"].x0
     assert marks["مریم"].x1 == 126  # against the right edge, inside the box
-    render(SeatScreen(name="Ann", essences=Essences(), vp=7), SIZE_128X32)
-    marks = {mark.text: mark for mark in made[-1].marks}
+    marks = marks_of(SeatScreen(name="Ann", essences=Essences(), vp=7), SIZE_128X32)
     assert marks["Ann"].x1 < marks["7 VP"].x0 and marks["7 VP"].x1 == 128
