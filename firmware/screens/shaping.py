@@ -45,12 +45,6 @@ RLM = "\u200f"  # RIGHT-TO-LEFT MARK: zero width, keeps a cut line right to left
 PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
 
-def is_rtl_char(char: str) -> bool:
-    """True for a letter or sign of the Arabic script (base letters or presentation forms)."""
-    code = ord(char)
-    return 0x0600 <= code <= 0x06FF or 0xFB50 <= code <= 0xFDFF or 0xFE70 <= code <= 0xFEFF
-
-
 def is_rtl(text: str) -> bool:
     """True when the text reads right to left: its first strong character is right-to-left,
     as the bidi algorithm decides a paragraph's direction (rule P2; digits and signs are
