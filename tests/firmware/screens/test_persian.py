@@ -29,11 +29,13 @@ from firmware.screens import (
     Strength,
     VictoryCheckScreen,
 )
+from firmware.screens import font as font_module
 from firmware.screens.canvas import Canvas
 from firmware.screens.font import ELLIPSIS, REPLACEMENT, Font, load_font
 from firmware.screens.shaping import RLM, is_rtl, persian_digits, shape
 
 FONT_NAMES = ["small", "medium"]
+FONTS_DIR = Path(__file__).resolve().parents[3] / "firmware" / "screens" / "fonts"
 
 # The 32 letters of the Persian alphabet, with alef madda, the hamza forms, heh with yeh above
 # and the Arabic kaf, yeh and teh marbuta that Persian text copied from Arabic carries.
@@ -384,3 +386,48 @@ def test_a_seat_with_a_persian_line_has_its_vp_on_the_left_on_128x32(marks_of):
     assert marks["مریم"].x1 == 126  # against the right edge, inside the box
     marks = marks_of(SeatScreen(name="Ann", essences=Essences(), vp=7), SIZE_128X32)
     assert marks["Ann"].x1 < marks["7 VP"].x0 and marks["7 VP"].x1 == 128
+
+
+def glyph_rows(name: str, char: str) -> tuple[str, list[str]]:
+    """The header line and the rows of one glyph, read straight from its glyph file."""
+    rows = (FONTS_DIR / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, row in enumerate(rows) if row.startswith(f"glyph {ord(char):04X} "))
+    height = int(next(row for row in rows if row.startswith("height ")).split()[1])
+    return rows[start], rows[start + 1 : start + 1 + height]
+
+
+def ink_rows(image: Image.Image) -> list[str]:
+    return [
+        "".join("#" if image.getpixel((x, y)) else "." for x in range(image.width))
+        for y in range(image.height)
+    ]
+
+
+def test_a_persian_glyph_file_parses_to_its_rows_advance_and_left_reach():
+    """Parsed afresh (load_font keeps one copy per process)."""
+    persian = font_module._read("small-fa")
+    header, rows = glyph_rows("small-fa", "\ufef3")  # initial yeh: its dots reach 2 px left
+    assert header == "glyph FEF3 4 2"
+    assert persian.spacing["\ufef3"] == (4, 2) and persian.advance("\ufef3") == 4
+    assert ink_rows(persian.glyphs["\ufef3"]) == [row.ljust(len(rows[0]), ".") for row in rows]
+    assert persian.advance("\u200c") == 0 and persian.glyphs["\u200c"].width == 0
+    assert (persian.height, persian.baseline) == (len(rows), 12)
+
+
+@pytest.mark.parametrize("name", FONT_NAMES)
+def test_merging_puts_both_glyph_files_on_one_baseline(name):
+    latin, persian = font_module._read(name), font_module._read(f"{name}-fa")
+    merged = font_module._merged(latin, persian)
+    above = max(latin.baseline, persian.baseline)
+    below = max(latin.height - latin.baseline, persian.height - persian.baseline)
+    assert (merged.baseline, merged.height) == (above, above + below)
+    shift = above - latin.baseline
+    assert merged.cap_top == latin.cap_top + shift and merged.cap_height == latin.cap_height
+    for char, source in (("H", latin), ("g", latin), ("\ufef3", persian), ("\ufeea", persian)):
+        top = above - source.baseline
+        glyph = merged.glyphs[char]
+        assert glyph.height == merged.height
+        assert ink_rows(glyph)[top : top + source.height] == ink_rows(source.glyphs[char])
+        assert glyph.crop((0, 0, glyph.width, top)).getbbox() is None
+        assert merged.spacing.get(char) == source.spacing.get(char)
+    assert set(merged.glyphs) == set(latin.glyphs) | set(persian.glyphs)
