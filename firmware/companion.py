@@ -38,7 +38,7 @@ class Buzzer(Protocol):
 
 
 class Games(Protocol):
-    """What the companion needs to know about the games it can run (firmware.games.TableGames)."""
+    """What the companion needs to know about the games it can run (firmware.games.GameShelf)."""
 
     pads: tuple[str, ...]  # the full table's reader roles, in table order
 

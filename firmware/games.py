@@ -1,7 +1,7 @@
 """The games a table can run: controllers, card registries and action descriptions for the
 companion (which draws notices itself, `firmware.drawing`).
 
-    games = TableGames(catalog="sample", bindings=journal.bindings())
+    games = GameShelf(catalog="sample", bindings=journal.bindings())
     Companion(displays, journal, games)
 
 Each game has a controller module in `firmware.controllers` offering
@@ -45,7 +45,7 @@ CONTROLLERS = {
 }
 
 
-class TableGames:
+class GameShelf:
     """Both games with one Arcana catalog and the table's tag bindings."""
 
     def __init__(
@@ -72,7 +72,7 @@ class TableGames:
         self.rng = random.Random(seed)
 
     @classmethod
-    def for_profile(cls, profile: Any, **options: Any) -> TableGames:
+    def for_profile(cls, profile: Any, **options: Any) -> GameShelf:
         """The games for a table profile: its reader roles are the pads (a minimal table's
         single "main" pad stands in turn for each pad of the full table, see SinglePad), and
         its seats (if it gives any) are Res Arcana's."""

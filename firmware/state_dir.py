@@ -43,7 +43,7 @@ def open_journal(
     opened (the command then exits 2). A journal set aside at this open is said on stderr.
 
     Readers (`history`, `export`) pass `read_only`: they never write or rename anything.
-    `run` passes `announce=False`: its log says it (see TableLoop.start).
+    `run` passes `announce=False`: its log says it (see ServiceLoop.start).
     """
     from firmware.journal import Journal, JournalError
 

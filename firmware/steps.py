@@ -3,7 +3,7 @@
     Step.tap("stake-2", "blades_agent_3")
     Step.press("ok")
     Step.press("undo", held=True)          # Undo held down redoes
-    top.perform(step)                      # top: a firmware.tabletop.Tabletop
+    top.perform(step)                      # top: a firmware.tabletop.EmulatedTable
     step.caption                           # "tap on stake-2", "press ok", "hold undo"
 
 Both games' bots answer steps, the demo performs and captions them, the simulator's set-up

@@ -1,7 +1,7 @@
 """The table running for real: scanning threads and buttons feed one queue, one thread owns
 the game, systemd hears that it is alive.
 
-    loop = TableLoop(table, journal, games, service)
+    loop = ServiceLoop(table, journal, games, service)
     loop.run()                 # until SIGTERM/SIGINT; then the screens say "saved"
 
 Readers are grouped by bus, one scanning thread per bus (readers on one bus take turns;
@@ -23,19 +23,19 @@ from firmware.journal import Journal
 from firmware.screens import SavedScreen, render
 from firmware.service import Service
 from hardware.nfc.scanner import Scanner, ScanThread
-from hardware.table import Table
+from hardware.table import TableDevices
 
 log = logging.getLogger(__name__)
 
 TICK_S = 0.5
 
 
-class TableLoop:
+class ServiceLoop:
     """Threads around a Companion; `run()` returns when a stop is requested."""
 
     def __init__(
         self,
-        table: Table,
+        table: TableDevices,
         journal: Journal,
         games: Games,
         service: Service,
@@ -130,7 +130,7 @@ class TableLoop:
             display.close(keep_image=True)
 
 
-def bus_scanners(table: Table, clock: Callable[[], float]) -> list[Scanner]:
+def bus_scanners(table: TableDevices, clock: Callable[[], float]) -> list[Scanner]:
     """One scanner per bus, each polling its readers in turn."""
     groups: dict[tuple[str, str], list[Any]] = {}
     specs = {spec.role: spec for spec in table.profile.readers}

@@ -5,7 +5,7 @@ A tap places an emulated NTAG on the pad's emulated PN532; the real adafruit dri
 through the scanner, the companion handles it, and luma draws into emulated displays whose
 decoded frames `screens()` returns.
 
-    top = Tabletop(state_dir, games=TableGames())
+    top = EmulatedTable(state_dir, games=GameShelf())
     top.tap("stake-2", "blades_agent_3")
     top.press("ok")
 """
@@ -29,7 +29,7 @@ from firmware.steps import Step
 from hardware.nfc.scanner import Scanner
 from hardware.nfc.tags import Ntag
 from hardware.profile import Profile, load_profile
-from hardware.table import Table, build_table
+from hardware.table import TableDevices, build_table
 
 
 class ManualClock:
@@ -50,7 +50,7 @@ def uid_for(card: str) -> str:
     return "04" + hashlib.sha1(card.encode()).hexdigest()[:12]
 
 
-class Tabletop:
+class EmulatedTable:
     """An emulated table with the companion running on it, driven one step at a time."""
 
     def __init__(
@@ -66,7 +66,7 @@ class Tabletop:
         profile = _with_hold(profile, hold_s)
         self.clock = ManualClock()
         # The displays' retry back-off runs on the same manual clock as the notices.
-        self.table: Table = build_table(profile, emulated=True, clock=self.clock)
+        self.table: TableDevices = build_table(profile, emulated=True, clock=self.clock)
         # Same readers, but on the manual clock (the table's own scanner is left unused).
         self.scanner = Scanner(
             list(self.table.readers.values()),
@@ -159,7 +159,7 @@ class Tabletop:
         self.table.close()
         self.journal.close()
 
-    def __enter__(self) -> Tabletop:
+    def __enter__(self) -> EmulatedTable:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -171,4 +171,4 @@ def _with_hold(profile: Profile, hold_s: float) -> Profile:
     return dataclasses.replace(profile, buttons=buttons)
 
 
-__all__ = ["ManualClock", "Tabletop", "uid_for"]
+__all__ = ["EmulatedTable", "ManualClock", "uid_for"]

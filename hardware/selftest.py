@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 from hardware.controls import PATTERNS, Button
 from hardware.display import Display
 from hardware.nfc.reader import Reader, ReaderFault
-from hardware.table import Table
+from hardware.table import TableDevices
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ def check_button(
 
 
 def run_selftest(
-    table: Table,
+    table: TableDevices,
     *,
     button_timeout_s: float = 10.0,
     prompt: Callable[[str], None] = print,
@@ -161,7 +161,7 @@ def run_selftest(
     return SelftestReport(table.profile.name, table.emulated, checks)
 
 
-def _readers(table: Table):
+def _readers(table: TableDevices):
     return [(spec, table.readers[spec.role]) for spec in table.profile.readers]
 
 

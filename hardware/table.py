@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass
-class Table:
+class TableDevices:
     """Everything a table has, by role, and the bus factory (`buses`) it was built on.
     Emulated tables add `pads` (the `EmulatedPN532` under each pad), `wiring` (the display
     buses), `nfc_buses` (the readers'), `pin_factory` and the finger methods."""
@@ -122,7 +122,7 @@ class Table:
         if self.buses is not None:
             self.buses.close()
 
-    def __enter__(self) -> Table:
+    def __enter__(self) -> TableDevices:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -137,7 +137,7 @@ def build_table(
     pin_factory=None,
     reader_timeout_s: float = 0.1,
     clock: Callable[[], float] = time.monotonic,
-) -> Table:
+) -> TableDevices:
     """The table a profile describes, on the buses of a factory (see `hardware.buses`).
 
     `buses` is a `Buses` or its kind ("real", "emulated"); None chooses from
@@ -150,7 +150,7 @@ def build_table(
         kind = "emulated" if emulated else buses
         options = {"pin_factory": pin_factory} if pin_factory is not None else {}
         buses = open_buses(kind, profile.buses, **options)
-    table = Table(profile, buses.emulated, buses=buses, pin_factory=buses.pin_factory)
+    table = TableDevices(profile, buses.emulated, buses=buses, pin_factory=buses.pin_factory)
     try:
         _build(table, buses, reader_timeout_s, clock)
     except BaseException:
@@ -161,7 +161,7 @@ def build_table(
     return table
 
 
-def _build(table: Table, buses: Buses, timeout_s: float, clock: Callable[[], float]) -> None:
+def _build(table: TableDevices, buses: Buses, timeout_s: float, clock: Callable[[], float]) -> None:
     profile = table.profile
     # Every reader's wires first: claiming a chip-select drives it high, so no PN532 is
     # selected (its line at the power-on pull-down) while another one is being started.

@@ -58,13 +58,13 @@ def measure(game: str, players: int, seeds: range) -> dict[str, Any]:
 
 def play(game: str, players: int, seed: int) -> tuple[bool, list[float]]:
     """One demo game: did it finish, and the latency of each tap (seconds)."""
-    from firmware.games import TableGames
-    from firmware.tabletop import Tabletop
+    from firmware.games import GameShelf
+    from firmware.tabletop import EmulatedTable
 
     bot = importlib.import_module(CONTROLLERS[game]).Bot(seed, players)
     with (
         tempfile.TemporaryDirectory(prefix="arcana-bench-") as scratch,
-        Tabletop(scratch, TableGames()) as top,
+        EmulatedTable(scratch, GameShelf()) as top,
         open(os.devnull, "w") as sink,
     ):
         result = Demo(top, quiet=True, out=sink).play(bot)

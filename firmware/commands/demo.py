@@ -54,7 +54,7 @@ class JournalStopped(FirmwareError):
 
 
 class Demo:
-    """A bot's game on a Tabletop, printed as it goes.
+    """A bot's game on an EmulatedTable, printed as it goes.
 
     By default one caption line per action ("12. tap on stake-2 -> Blades: placed Blades
     agent 3 on stake 3") and the screens at the end; `frames`: every screen as it changes,
@@ -158,14 +158,14 @@ class Demo:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.games import TableGames
+    from firmware.games import GameShelf
     from firmware.journal import JournalError
-    from firmware.tabletop import Tabletop, uid_for
+    from firmware.tabletop import EmulatedTable, uid_for
     from hardware.profile import load_profile
 
     controllers = importlib.import_module(CONTROLLERS[args.game])
     # the full table as shipped: Res Arcana's players sit at the profile's seats
-    games = TableGames.for_profile(load_profile("full-table"), seed=args.seed)
+    games = GameShelf.for_profile(load_profile("full-table"), seed=args.seed)
     if args.game == "arcana":
         bot = controllers.Bot(args.seed, args.players, variant=args.variant)
     else:
@@ -180,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
         )
         with (
             scratch as state,
-            Tabletop(state, games, written_ids=set(cards[0::2])) as top,
+            EmulatedTable(state, games, written_ids=set(cards[0::2])) as top,
         ):
             for sentence in top.companion.set_asides:
                 print(f"arcana-table demo: {sentence}", file=sys.stderr)

@@ -34,9 +34,9 @@ def run(args: argparse.Namespace) -> int:
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(levelname)s %(name)s: %(message)s",
     )
-    from firmware.games import TableGames
+    from firmware.games import GameShelf
     from firmware.service import Service
-    from firmware.table_loop import TableLoop
+    from firmware.table_loop import ServiceLoop
     from hardware.profile import ProfileError, load_profile
 
     try:
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     if profile.missing():  # no READY=1 for a table that cannot play
         print(f"arcana-table run: {'; '.join(profile.missing())}", file=sys.stderr)
         return 2
-    games = TableGames.for_profile(profile, catalog=args.catalog)
+    games = GameShelf.for_profile(profile, catalog=args.catalog)
     try:
         games.catalog  # noqa: B018 - validate the catalog before touching any device
     except Exception as err:  # CatalogError and file errors: one sentence, exit 2
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         if profile.web.enabled:  # the owner's web app (docs/web.md)
             loop, served = _with_web(table, journal, games, service, profile, args)
         else:
-            loop = TableLoop(table, journal, games, service)
+            loop = ServiceLoop(table, journal, games, service)
         loop.run()
     finally:
         if served is not None:

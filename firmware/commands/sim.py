@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     from firmware.journal import JournalError
-    from firmware.sim.table import SimTable
+    from firmware.sim.table import Simulator
     from hardware.profile import ProfileError, load_profile
 
     if not is_loopback(args.host) and not args.token:
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     if profile.missing():
         return refuse(f"arcana-table sim: {'; '.join(profile.missing())}")
     try:
-        table = SimTable(state_dir, profile)
+        table = Simulator(state_dir, profile)
     except (JournalError, OSError) as err:
         return refuse(f"arcana-table sim: {err}")
     companion = table.top.companion

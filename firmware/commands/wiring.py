@@ -27,7 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from hardware.profile import ProfileError, load_profile
-    from hardware.wiring_diagram import connection_table, wiring_svg
+    from hardware.wiring import connection_table, wiring_svg
 
     try:
         profile = load_profile(args.profile)

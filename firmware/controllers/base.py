@@ -52,7 +52,7 @@ Reply = Play | Refuse | Ask | Begin | Bind
 class Controller(Protocol):
     """A game (or the setup before one) at the table: every method the companion calls.
 
-    Controllers derive from it (`class ArcanaTable(Controller)`) and so inherit the defaults
+    Controllers derive from it (`class ArcanaController(Controller)`) and so inherit the defaults
     of `raw_tap` (no: the tag goes through the card registry) and `prompting` (nothing half
     entered); the other methods each controller writes.
     """

@@ -1,6 +1,6 @@
 """The simulator's web server (aiohttp): the page, a JSON API and a live event stream.
 
-    app = make_app(SimTable(state_dir), token=None)
+    app = make_app(Simulator(state_dir), token=None)
     with Running(app, port=8080) as served:      # served through firmware.web.site.Site
         print(served.url)                        # (not web.run_app: it would skip the limits)
 
@@ -19,7 +19,7 @@ changes), 409 for a refusal of the game or the table (the sentence the OLED show
 any of this, `firmware.web.guard` checks Host, Origin, token and body of every request, and
 `firmware.web.site` caps and times out connections (docs/simulator.md, "Who may ask").
 
-The Tabletop belongs to one worker thread: every call to it goes through `Worker.run`, so
+The EmulatedTable belongs to one worker thread: every call to it goes through `Worker.run`, so
 requests are served one after another, and a ticker lets emulated time pass so that notices
 expire as they do on the table.
 """
@@ -36,7 +36,7 @@ from typing import Any
 
 from aiohttp import web
 
-from firmware.sim.table import BadInput, Outcome, SimTable
+from firmware.sim.table import BadInput, Outcome, Simulator
 from firmware.web import guard, stream
 from firmware.web.running import Running
 from firmware.web.stream import Stream
@@ -55,9 +55,9 @@ STREAM: web.AppKey[Stream] = web.AppKey("stream")
 
 
 class Worker:
-    """The one thread that owns the SimTable; `await worker.run(fn, ...)` calls into it."""
+    """The one thread that owns the Simulator; `await worker.run(fn, ...)` calls into it."""
 
-    def __init__(self, table: SimTable) -> None:
+    def __init__(self, table: Simulator) -> None:
         self.table = table
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sim-table")
 
@@ -70,9 +70,9 @@ class Worker:
 
 
 def make_app(
-    table: SimTable, token: str | None = None, tick_s: float = TICK_S, body_s: float = guard.BODY_S
+    table: Simulator, token: str | None = None, tick_s: float = TICK_S, body_s: float = guard.BODY_S
 ) -> web.Application:
-    """The web application around a SimTable (token: required on every API call if set;
+    """The web application around a Simulator (token: required on every API call if set;
     body_s: how long a request body may take to arrive)."""
     app = guard.application(token, protected="/api/", body_s=body_s, middlewares=[_bad_input])
     app[TABLE] = Worker(table)

@@ -1,7 +1,7 @@
-"""The simulator's table: one emulated Tabletop running the companion, and what the page asks
+"""The simulator's table: one emulated EmulatedTable running the companion, and what the page asks
 of it. Not thread-safe on purpose: the server calls it from one thread only.
 
-    table = SimTable(state_dir, "full-table")
+    table = Simulator(state_dir, "full-table")
     table.tap("stake-2", "blades_agent_3")   # -> Outcome(ok, message, where)
     table.press("undo", held=True)           # held Undo = redo
     table.state(seat=1)                      # the public table plus seat 1's hand
@@ -21,12 +21,12 @@ from typing import Any
 from PIL import Image
 
 from engine.records import shown
-from firmware.games import CONTROLLERS, TableGames
-from firmware.tabletop import Tabletop
+from firmware.games import CONTROLLERS, GameShelf
+from firmware.tabletop import EmulatedTable
 from firmware.web.table_view import LEGEND_ROWS, BadInput, TableView, agents_face_up
 from hardware.profile import Profile, load_profile
 
-__all__ = ["LEGEND_ROWS", "BadInput", "Outcome", "SimTable", "agents_face_up"]
+__all__ = ["LEGEND_ROWS", "BadInput", "Outcome", "Simulator", "agents_face_up"]
 
 GAMES = tuple(CONTROLLERS)
 
@@ -45,15 +45,15 @@ class Outcome:
         return {"ok": False, "error": self.message, "where": self.where}
 
 
-class SimTable(TableView):
-    """A Tabletop for the web page: taps, presses, time, and the state as JSON."""
+class Simulator(TableView):
+    """An EmulatedTable for the web page: taps, presses, time, and the state as JSON."""
 
     def __init__(self, state_dir: Path | str, profile: Profile | str = "full-table") -> None:
         profile = load_profile(profile) if isinstance(profile, str | Path) else profile
         # The readers; on a minimal table its one pad stands in turn for each of the game's
         # pads (`roles`): holding Select moves it on, and its one screen follows.
-        super().__init__(profile, TableGames.for_profile(profile))
-        self.top = Tabletop(state_dir, self.games, self.profile)
+        super().__init__(profile, GameShelf.for_profile(profile))
+        self.top = EmulatedTable(state_dir, self.games, self.profile)
         self._frames = self._frame_hashes()
 
     @property

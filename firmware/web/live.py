@@ -1,4 +1,4 @@
-"""The real table seen by the web app: the TableLoop's companion, asked on the loop's thread.
+"""The real table seen by the web app: the ServiceLoop's companion, asked on the loop's thread.
 
     live = LiveTable(loop, profile, games)     # before loop.run(); hooks into the loop
     await live.state(seat)                      # from the web app's event loop (any thread)
@@ -20,7 +20,7 @@ from typing import Any
 from PIL import Image
 
 from firmware.events import Ask, Tick
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.web.table_view import TableView
 from hardware.profile import Profile
 
@@ -28,7 +28,7 @@ ASK_S = 10.0  # a question unanswered this long: the loop is stuck or stopped
 
 
 class LiveTable(TableView):
-    def __init__(self, loop: Any, profile: Profile, games: TableGames) -> None:
+    def __init__(self, loop: Any, profile: Profile, games: GameShelf) -> None:
         super().__init__(profile, games)
         self.loop = loop
         self.on_version: Callable[[int], None] | None = None  # set by the web app

@@ -16,7 +16,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from firmware.table_loop import TableLoop
+from firmware.table_loop import ServiceLoop
 from firmware.web.app import SETTINGS, make_app, overlay_pending
 from firmware.web.live import LiveTable
 from firmware.web.pairing import Pairing
@@ -52,8 +52,8 @@ def start(
     address: str | None = None,
     host: str = BIND,
     port: int | None = None,
-) -> tuple[TableLoop, Running]:
-    """A TableLoop whose status display shows pairing codes, and the web app serving it
+) -> tuple[ServiceLoop, Running]:
+    """A ServiceLoop whose status display shows pairing codes, and the web app serving it
     (`port`: the profile's unless given; 0 picks a free one, for tests)."""
     port = profile.web.port if port is None else port
     pairing = Pairing(state_dir)
@@ -61,7 +61,7 @@ def start(
     displays: dict[str, Any] = {role: Remembered(d) for role, d in table.displays.items()}
     role = status_role(displays)
     overlay = displays[role] = QrOverlay(table.displays[role], lambda: None)
-    loop = TableLoop(table, journal, games, service, displays=displays)
+    loop = ServiceLoop(table, journal, games, service, displays=displays)
     live = LiveTable(loop, profile, games)
     app = make_app(live, pairing, address, port, spectators=profile.web.spectators)
     served = Running(app, host=host, port=port)

@@ -1,4 +1,4 @@
-"""What the table's web pages show, shared by the simulator (`firmware.sim.table.SimTable`)
+"""What the table's web pages show, shared by the simulator (`firmware.sim.table.Simulator`)
 and the appliance (`firmware.web.live.LiveTable`): the table as JSON, public parts plus one
 seat's hand (`firmware.web.views` decides what a seat may see), cached per version.
 
@@ -16,7 +16,7 @@ from PIL import Image
 
 from engine.records import shown, split
 from firmware.errors import FirmwareError
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.screens import ArcanaStatusScreen, PromptScreen
 from firmware.screens.icons import LEGEND, icon
 from firmware.web import views
@@ -69,7 +69,7 @@ class TableView:
     companion: Any
     journal: Any
 
-    def __init__(self, profile: Profile, games: TableGames) -> None:
+    def __init__(self, profile: Profile, games: GameShelf) -> None:
         self.profile = profile
         self.pads = tuple(reader.role for reader in profile.readers)
         self.displays = tuple(display.role for display in profile.displays)

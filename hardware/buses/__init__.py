@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from hardware.display.screen import Display
     from hardware.display.spec import DisplaySpec
-    from hardware.profile import MuxSpec, ReaderSpec
+    from hardware.profile.specs import MuxSpec, ReaderSpec
 
 BUSES_ENV = "ARCANA_TABLE_BUSES"
 KINDS = ("real", "emulated")

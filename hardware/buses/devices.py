@@ -11,7 +11,7 @@ class any profile can need (tests/systemd checks it against the shipped profiles
 
 from __future__ import annotations
 
-from hardware.profile import Profile
+from hardware.profile.specs import Profile
 
 # A serial port's class by the name of its node; /dev/serial0 is a link to ttyAMA0 (the PL011
 # on a Pi 4 with Bluetooth moved, and a Pi 5) or ttyS0 (the mini UART).

@@ -18,7 +18,7 @@ from typing import Any
 from hardware.buses import Buses, ReaderWires, i2c_route
 from hardware.display import Display, EmulatedWiring, open_display
 from hardware.display.spec import DisplaySpec
-from hardware.profile import MuxSpec, ReaderSpec
+from hardware.profile.specs import MuxSpec, ReaderSpec
 
 # The numbers a Pi 4 gives the channels of a TCA9548A at 0x70 on i2c-1 (its HDMI ports take
 # 20 and 21); an emulated table without `kernel_buses` in its profile uses them.

@@ -18,7 +18,7 @@ from typing import Any
 from hardware.buses import Buses, BusUnavailable, ReaderWires, i2c_route
 from hardware.buses.fixes import REBOOT, i2c_off, spi_off, uart_off
 from hardware.display.spec import DisplaySpec
-from hardware.profile import MuxSpec, ReaderSpec
+from hardware.profile.specs import MuxSpec, ReaderSpec
 
 log = logging.getLogger(__name__)
 # Blinka offers to pip-install its platform libraries when `board` is imported from a

@@ -123,7 +123,7 @@ class Scanner:
         self._lock = threading.Lock()
         self._pending: list[TagEvent] = []
         self._starts: collections.deque[float] = collections.deque(maxlen=PERIOD_WINDOW + 1)
-        # A table that is stepped by hand (the Tabletop: a cycle per tap on a manual clock)
+        # A table that is stepped by hand (the EmulatedTable: a cycle per tap on a manual clock)
         # has no scan period to watch: the gaps between its cycles are its steps.
         self._absence_warned = not watch_period
         for reader in self.readers:

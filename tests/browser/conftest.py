@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from firmware.sim.server import Running, make_app
-from firmware.sim.table import SimTable
+from firmware.sim.table import Simulator
 from firmware.steps import Step
 
 CHROMIUM = Path(os.environ.get("ARCANA_TABLE_CHROMIUM", "/usr/bin/chromium"))
@@ -72,7 +72,7 @@ def browser():
 @pytest.fixture
 def served(tmp_path):
     """A simulator with its ticker running, as `arcana-table sim` serves it."""
-    table = SimTable(tmp_path / "state")
+    table = Simulator(tmp_path / "state")
     running = Running(make_app(table, tick_s=0.5))
     yield table, running.url
     running.stop()
@@ -81,7 +81,7 @@ def served(tmp_path):
 class PageTable:
     """The simulator's page, clicked like a player would."""
 
-    def __init__(self, page: Any, table: SimTable, url: str) -> None:
+    def __init__(self, page: Any, table: Simulator, url: str) -> None:
         self.page = page
         self.table = table
         self.url = url

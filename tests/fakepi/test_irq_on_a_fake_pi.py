@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from hardware.profile import load_profile
 
 pytestmark = pytest.mark.fakepi
@@ -94,7 +94,7 @@ def test_the_table_running_shows_a_stray_irq_wire_as_trouble_and_logs_why(
     path = str(profile_file("full-table"))
     spec = load_profile(path)
     display = next(d for d in spec.displays if d.role == "stake-2")
-    trouble = TableGames().trouble("Reader stake-2 check IRQ wire", (display.width, display.height))
+    trouble = GameShelf().trouble("Reader stake-2 check IRQ wire", (display.width, display.height))
     pi = fake_pi("pi5", "full-table", irq_wires={"stake-2": STRAY_PIN})
     table = pi.start("run", "--profile", path)
     try:

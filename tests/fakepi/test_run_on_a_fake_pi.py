@@ -1,14 +1,14 @@
 """`arcana-table run --profile P` (real mode, as the systemd unit starts it) on a fake Pi 4
 and Pi 5: a tag on a fake reader and a press of a fake button reach the game, and every fake
-OLED then shows exactly what the emulated table (`Tabletop`) shows after the same steps."""
+OLED then shows exactly what the emulated table (`EmulatedTable`) shows after the same steps."""
 
 from __future__ import annotations
 
 import pytest
 
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.screens import SavedScreen, render
-from firmware.tabletop import Tabletop, uid_for
+from firmware.tabletop import EmulatedTable, uid_for
 from hardware.nfc.tags import Ntag
 from hardware.profile import load_profile
 
@@ -22,7 +22,7 @@ def emulated_frames(tmp_path, profile, pad: str) -> list[dict[str, bytes]]:
     notice has expired, after a press of Select."""
     spec = load_profile(profile)
     seen = []
-    with Tabletop(tmp_path / "emulated", TableGames.for_profile(spec), profile=spec) as top:
+    with EmulatedTable(tmp_path / "emulated", GameShelf.for_profile(spec), profile=spec) as top:
         seen.append(top.screens())
         top.table.pads[pad].place(Ntag(uid_for(CARD), card_id=CARD))
         top.settle()
@@ -75,7 +75,7 @@ def emulated_trouble_frames(tmp_path, profile, pad: str) -> list[dict[str, bytes
     """The emulated table's screens: at start, with `pad`'s reader unplugged, plugged back."""
     spec = load_profile(profile)
     seen = []
-    with Tabletop(tmp_path / "emulated", TableGames.for_profile(spec), profile=spec) as top:
+    with EmulatedTable(tmp_path / "emulated", GameShelf.for_profile(spec), profile=spec) as top:
         seen.append(top.screens())
         top.table.pads[pad].fail("unplugged")
         for _ in range(3):  # a few scan cycles, as the real loop's ticks
@@ -117,7 +117,7 @@ def test_an_unplugged_display_does_not_stop_the_table_and_catches_up(
 ):
     path = str(profile_file("minimal"))
     spec = load_profile(path)
-    with Tabletop(tmp_path / "emulated", TableGames.for_profile(spec), profile=spec) as top:
+    with EmulatedTable(tmp_path / "emulated", GameShelf.for_profile(spec), profile=spec) as top:
         start = {role: image.tobytes() for role, image in top.screens().items()}
         top.press("select")
         selected = {role: image.tobytes() for role, image in top.screens().items()}

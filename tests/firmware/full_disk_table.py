@@ -27,8 +27,8 @@ from pathlib import Path
 from engine.resarcana import RULES, Position
 from firmware.controllers.resarcana import Bot
 from firmware.controllers.resarcana.bot import choose
-from firmware.games import TableGames
-from firmware.tabletop import Tabletop
+from firmware.games import GameShelf
+from firmware.tabletop import EmulatedTable
 
 TRIES = 6  # moves attempted on the full disk
 
@@ -67,7 +67,7 @@ def main(state: Path, mode: str, lines: int) -> dict:
     bot = Bot(2, 2)
     total = game_length(bot)
     lines = lines if lines >= 0 else total + lines
-    with Tabletop(state, TableGames()) as top:
+    with EmulatedTable(state, GameShelf()) as top:
         companion = top.companion
         for step in bot.setup_steps():
             top.perform(step)

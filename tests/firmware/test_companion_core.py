@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from firmware.events import Device
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.screens import (
     ChoiceScreen,
     DeviceTroubleScreen,
@@ -15,13 +15,13 @@ from firmware.screens import (
     UnknownCardScreen,
     render,
 )
-from firmware.tabletop import Tabletop, uid_for
+from firmware.tabletop import EmulatedTable, uid_for
 from hardware.nfc.tags import Ntag
 
 
 @pytest.fixture
 def top(tmp_path):
-    with Tabletop(tmp_path, TableGames()) as table:
+    with EmulatedTable(tmp_path, GameShelf()) as table:
         yield table
 
 
@@ -54,8 +54,8 @@ def test_an_unknown_card_says_enroll_it_and_changes_nothing(top):
 
 
 def test_a_bound_tag_without_written_id_is_known(tmp_path):
-    games = TableGames(bindings={uid_for("seer_orb"): "seer_orb"})
-    with Tabletop(tmp_path, games) as top:
+    games = GameShelf(bindings={uid_for("seer_orb"): "seer_orb"})
+    with EmulatedTable(tmp_path, games) as top:
         top.tap("stake-0", Ntag(uid_for("seer_orb")))
         refusal = render(RefusalScreen("Choose the game first: Select, then OK"))
         assert same(top.screens()["status"], refusal)
@@ -100,7 +100,7 @@ def test_undo_and_redo_say_what_they_took_back(tmp_path):
     from firmware.controllers.resarcana import Bot
     from firmware.screens import UndoScreen
 
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         bot = Bot(2, 2)
         for step in bot.setup_steps():
             top.perform(step)
@@ -124,7 +124,7 @@ def test_undo_and_redo_say_what_they_took_back(tmp_path):
 
 
 def test_describe_names_the_card_and_the_stake():
-    games = TableGames()
+    games = GameShelf()
     line = {"player": 0, "action": "agent", "card": "blades_agent_3", "stake": 2}
     assert games.describe(line) == "placed Blades agent 3 on stake 3"
     assert (
@@ -135,7 +135,7 @@ def test_describe_names_the_card_and_the_stake():
 def test_undo_first_cancels_a_half_entered_choice(tmp_path):
     from firmware.controllers.arcana import Bot
 
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         bot = Bot(4, 2)
         for step in bot.setup_steps():
             top.perform(step)
@@ -155,7 +155,7 @@ def test_undo_first_cancels_a_half_entered_choice(tmp_path):
 def test_holding_ok_after_the_ranking_sets_up_the_next_game(tmp_path):
     from firmware.controllers.resarcana import Bot
 
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         bot = Bot(2, 2)
         for step in bot.setup_steps():
             top.perform(step)
@@ -178,7 +178,7 @@ def test_a_journalled_game_that_no_longer_replays_is_set_aside(tmp_path):
             {"players": ["A", "B"], "start_player": 0, "mages": ["fire_mage", "shadow_priest"]},
         )
         journal.append(game, {"player": 1, "action": "pass"})  # not player 1's turn
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         assert top.companion.game_id is None
         assert top.journal.games() == []  # kept out of history and out of play ...
         [aside] = top.journal.set_aside()  # ... and listed with its reason
@@ -193,7 +193,7 @@ def test_a_journalled_game_that_no_longer_replays_is_set_aside(tmp_path):
 def test_the_buzzer_says_ok_refused_and_unknown(tmp_path):
     from firmware.controllers.resarcana import Bot
 
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         played = top.table.buzzer.played  # patterns sent to the emulated buzzer pin
         top.tap("stake-0", Ntag("04deadbeef0003"))
         top.tap("stake-0", "seer_orb")  # no game chosen yet
@@ -211,7 +211,7 @@ def test_the_buzzer_says_ok_refused_and_unknown(tmp_path):
 def test_undo_from_the_final_move_reopens_the_game_and_a_restart_resumes_it(tmp_path):
     from firmware.controllers.resarcana import Bot
 
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         bot = Bot(2, 2)
         for step in bot.setup_steps():
             top.perform(step)
@@ -225,7 +225,7 @@ def test_undo_from_the_final_move_reopens_the_game_and_a_restart_resumes_it(tmp_
         assert top.journal.unfinished() == game
         assert top.journal.games()[0].result is None
         state, lines = top.companion.controller.state, top.journal.lines(game)
-    with Tabletop(tmp_path, TableGames()) as top:  # a restart (power cut) resumes it
+    with EmulatedTable(tmp_path, GameShelf()) as top:  # a restart (power cut) resumes it
         assert top.companion.game_id == game
         assert top.companion.controller.state == state
         assert top.journal.lines(game) == lines

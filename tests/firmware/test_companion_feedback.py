@@ -14,10 +14,10 @@ import pytest
 from firmware.companion import NOTICE_SECONDS
 from firmware.controllers.resarcana import Bot
 from firmware.events import Crowded, Device, Tick, Trouble
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.journal import Journal
 from firmware.screens import ChoiceScreen, RefusalScreen, render
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 from hardware.nfc.tags import Ntag
 
 CHOOSER = ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards"))
@@ -39,11 +39,11 @@ def cannot_save(journal: Journal) -> RefusalScreen:
 
 @pytest.fixture
 def top(tmp_path):
-    with Tabletop(tmp_path, TableGames()) as table:
+    with EmulatedTable(tmp_path, GameShelf()) as table:
         yield table
 
 
-def begun(top: Tabletop, bot: Bot) -> None:
+def begun(top: EmulatedTable, bot: Bot) -> None:
     for step in bot.setup_steps():
         top.perform(step)
 
@@ -141,7 +141,7 @@ def test_an_undo_or_redo_the_journal_cannot_save_changes_nothing(top):
 
 
 def test_a_tag_the_journal_cannot_bind_stays_unknown(tmp_path):
-    with Tabletop(tmp_path, TableGames(), written_ids=False) as top:
+    with EmulatedTable(tmp_path, GameShelf(), written_ids=False) as top:
         for button in ("select", "select", "ok", "select", "ok"):  # enroll Res Arcana cards
             top.press(button)
         top.companion.journal = failing = read_only(top.journal)
@@ -218,7 +218,7 @@ def test_a_journal_found_damaged_at_start_says_so_on_the_status_screen(tmp_path)
     from firmware.journal import FILENAME
 
     (tmp_path / FILENAME).write_bytes(b"this is not a database at all" * 200)
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         notice = top.journal.notice
         assert notice.startswith(f"The journal {FILENAME} was damaged")
         assert same(top.screens()["status"], render(RefusalScreen(notice)))
@@ -233,7 +233,7 @@ def test_a_game_that_no_longer_replays_is_named_on_the_status_screen(tmp_path):
             {"players": ["A", "B"], "start_player": 0, "mages": ["fire_mage", "shadow_priest"]},
         )
         journal.append(game, {"player": 1, "action": "pass"})  # not player 1's turn
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         [aside] = top.journal.set_aside()
         said = RefusalScreen(f"{aside.reason}; set aside.")
         assert same(top.screens()["status"], render(said))
@@ -246,7 +246,7 @@ def test_a_128x32_status_display_gets_frames_and_notices_of_its_size(tmp_path):
     status = 'role = "status"\nchip = "ssd1306"'
     text = text.replace(status, f"{status}\nheight = 32")
     profile = parse_profile(text, source="short-status.toml", name="short-status")
-    with Tabletop(tmp_path, TableGames(), profile=profile) as top:
+    with EmulatedTable(tmp_path, GameShelf(), profile=profile) as top:
         assert same(top.screens()["status"], render(CHOOSER, (128, 32)))
         assert top.screens()["stake-0"].size == (128, 64)  # the others stay 128x64
         top.tap("stake-0", "seer_orb")  # no game chosen: refused on the status screen

@@ -3,10 +3,10 @@ card; bindings land in the journal and the registry at once."""
 
 from __future__ import annotations
 
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.journal import Journal
 from firmware.screens import ChoiceScreen, PromptScreen, render
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 from hardware.nfc.tags import Ntag
 
 TAG_1, TAG_2 = "04000000000001", "04000000000002"
@@ -16,7 +16,7 @@ def same(a, b) -> bool:
     return a.convert("1").tobytes() == b.convert("1").tobytes()
 
 
-def enroll_mode(top: Tabletop, which: int) -> None:
+def enroll_mode(top: EmulatedTable, which: int) -> None:
     top.press("select")
     top.press("select")  # "Enroll cards"
     top.press("ok")
@@ -26,7 +26,7 @@ def enroll_mode(top: Tabletop, which: int) -> None:
 
 
 def test_taps_bind_cards_in_order_and_persist(tmp_path):
-    with Tabletop(tmp_path, TableGames(), written_ids=False) as top:
+    with EmulatedTable(tmp_path, GameShelf(), written_ids=False) as top:
         enroll_mode(top, which=1)  # Res Arcana cards
         first = render(PromptScreen("Tap: Fire Mage", title="Enroll (39 left)"))
         assert same(top.screens()["status"], first)
@@ -39,8 +39,8 @@ def test_taps_bind_cards_in_order_and_persist(tmp_path):
 
 
 def test_a_bound_tag_asks_before_rebinding(tmp_path):
-    games = TableGames(bindings={TAG_1: "seer_orb"})
-    with Tabletop(tmp_path, games, written_ids=False) as top:
+    games = GameShelf(bindings={TAG_1: "seer_orb"})
+    with EmulatedTable(tmp_path, games, written_ids=False) as top:
         enroll_mode(top, which=1)
         top.tap("stake-0", Ntag(TAG_1))
         asking = ChoiceScreen(

@@ -8,10 +8,10 @@ import pytest
 
 import engine.arcana
 import engine.resarcana
-from firmware.controllers.arcana import ArcanaTable
+from firmware.controllers.arcana import ArcanaController
 from firmware.controllers.base import Refuse
-from firmware.controllers.resarcana import ResArcanaTable
-from firmware.games import TableGames
+from firmware.controllers.resarcana import ResArcanaController
+from firmware.games import GameShelf
 
 
 def _arcana(seed: int, whole: bool):
@@ -21,7 +21,7 @@ def _arcana(seed: int, whole: bool):
     lines = played["lines"] if whole else played["lines"][:-1]
     for line in lines:
         state = rules.apply(state, rules.decode_action(line)).state
-    return ArcanaTable(TableGames(), state)
+    return ArcanaController(GameShelf(), state)
 
 
 def _res_arcana(seed: int, whole: bool):
@@ -30,7 +30,7 @@ def _res_arcana(seed: int, whole: bool):
     state = rules.setup(played["setup"])
     for action in played["moves"] if whole else played["moves"][:-1]:
         state = rules.apply(state, action).state
-    return ResArcanaTable(TableGames(), state)
+    return ResArcanaController(GameShelf(), state)
 
 
 @pytest.mark.parametrize(

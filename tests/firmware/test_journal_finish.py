@@ -18,9 +18,9 @@ SCRIPT = textwrap.dedent(
     """
     import json, resource, sys
     from firmware.controllers.resarcana import Bot
-    from firmware.games import TableGames
+    from firmware.games import GameShelf
     from firmware.journal import Journal
-    from firmware.tabletop import Tabletop
+    from firmware.tabletop import EmulatedTable
 
     state = sys.argv[1]
     seen = []
@@ -40,7 +40,7 @@ SCRIPT = textwrap.dedent(
                      "trouble": companion.journal_trouble, **durable()})
 
     bot = Bot(2, 2)
-    with Tabletop(state, TableGames()) as top:
+    with EmulatedTable(state, GameShelf()) as top:
         for step in bot.setup_steps():
             top.perform(step)
         while not top.companion.controller.is_over():

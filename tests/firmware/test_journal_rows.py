@@ -17,9 +17,9 @@ import sys
 import pytest
 from service import messages_until, start_service
 
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.journal import FILENAME, Journal
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 
 SETUP = {"players": ["A", "B"], "start_player": 0, "mages": ["fire_mage", "shadow_priest"]}
 LINE = {"player": 0, "action": "pass"}
@@ -122,7 +122,7 @@ def test_history_and_export_name_the_game_set_aside_and_show_the_other(damaged, 
     state, game, other, reason = damaged
     kind = request.node.callspec.params["damaged"]
     if kind in REPLAY_ONLY:
-        Tabletop(state, TableGames()).close()  # the table tried to resume it: set aside
+        EmulatedTable(state, GameShelf()).close()  # the table tried to resume it: set aside
     before, rows = names(state), raw_rows(state)
     history = arcana_table("history", "--state-dir", str(state))
     assert history.returncode == 0 and history.stderr == ""
@@ -145,7 +145,7 @@ def test_history_and_export_name_the_game_set_aside_and_show_the_other(damaged, 
 def test_the_table_starts_and_sets_the_game_aside_alone(damaged):
     state, game, other, reason = damaged
     before, rows = names(state), raw_rows(state)
-    with Tabletop(state, TableGames()) as top:
+    with EmulatedTable(state, GameShelf()) as top:
         companion = top.companion
         if game == 2:  # the game in progress: set aside, the table shows the game choice
             assert companion.game_id is None
@@ -157,7 +157,7 @@ def test_the_table_starts_and_sets_the_game_aside_alone(damaged):
         [aside] = top.journal.set_aside()
         assert aside.what == f"game {game}" and reason in aside.reason
         assert [entry.id for entry in top.journal.games()] == [other]
-    with Tabletop(state, TableGames()) as top:  # restarted: still aside, said once only
+    with EmulatedTable(state, GameShelf()) as top:  # restarted: still aside, said once only
         assert top.companion.set_asides == []
         assert [a.what for a in top.journal.set_aside()] == [f"game {game}"]
     assert names(state) == before

@@ -4,22 +4,22 @@ screen to the next role, so a whole game is played on one pad."""
 from __future__ import annotations
 
 from firmware.controllers.resarcana import Bot
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.screens import ChoiceScreen, RefusalScreen, render
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 
 
 def same(a, b) -> bool:
     return a.convert("1").tobytes() == b.convert("1").tobytes()
 
 
-def move_to(top: Tabletop, role: str) -> None:
+def move_to(top: EmulatedTable, role: str) -> None:
     while top.companion.single_pad.focus != role:
         top.press("select", held=True)
 
 
 def test_a_res_arcana_game_on_one_pad(tmp_path):
-    with Tabletop(tmp_path, TableGames(), profile="minimal") as top:
+    with EmulatedTable(tmp_path, GameShelf(), profile="minimal") as top:
         assert set(top.screens()) == {"main"}
         choice = render(ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards")))
         assert same(top.screens()["main"], choice)
@@ -47,7 +47,7 @@ def test_a_res_arcana_game_on_one_pad(tmp_path):
 
 
 def test_a_refusal_shows_on_the_one_screen_whatever_the_role(tmp_path):
-    with Tabletop(tmp_path, TableGames(), profile="minimal") as top:
+    with EmulatedTable(tmp_path, GameShelf(), profile="minimal") as top:
         top.tap("main", "seer_orb")  # no game chosen yet
         refusal = render(RefusalScreen("Choose the game first: Select, then OK"))
         assert same(top.screens()["main"], refusal)
@@ -58,10 +58,10 @@ def test_a_refusal_shows_on_the_one_screen_whatever_the_role(tmp_path):
 def test_games_for_a_profile_use_its_pads():
     from hardware.profile import load_profile
 
-    assert TableGames.for_profile(load_profile("full-table")).pads == tuple(
+    assert GameShelf.for_profile(load_profile("full-table")).pads == tuple(
         f"stake-{n}" for n in range(5)
     )
-    assert TableGames.for_profile(load_profile("minimal")).pads == TableGames().pads
+    assert GameShelf.for_profile(load_profile("minimal")).pads == GameShelf().pads
 
 
 def test_a_128x32_screen_gets_its_own_layout(tmp_path):
@@ -72,7 +72,7 @@ def test_a_128x32_screen_gets_its_own_layout(tmp_path):
     text = text.replace('chip = "ssd1306"', 'chip = "ssd1306"\nheight = 32')
     profile = parse_profile(text, source="short.toml", name="short")
     assert profile.displays[0].height == 32
-    with Tabletop(tmp_path, TableGames(), profile=profile) as top:
+    with EmulatedTable(tmp_path, GameShelf(), profile=profile) as top:
         frame = top.screens()["main"]
         assert frame.size == (128, 32)
         choice = ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards"))
@@ -84,7 +84,7 @@ def test_a_128x32_screen_gets_its_own_layout(tmp_path):
 
 
 def test_holding_select_walks_the_roles_in_order_and_round(tmp_path):
-    with Tabletop(tmp_path, TableGames(), profile="minimal") as top:
+    with EmulatedTable(tmp_path, GameShelf(), profile="minimal") as top:
         pad = top.companion.single_pad
         assert pad.focus == "status"
         walked = []

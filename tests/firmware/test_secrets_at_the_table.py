@@ -31,10 +31,10 @@ from twins import task_twins as make_task_twins
 
 from engine.arcana import RULES, State, decode_action, encode_action
 from engine.protocol import Applied
-from firmware.games import FULL_TABLE_PADS, TableGames
+from firmware.games import FULL_TABLE_PADS, GameShelf
 from firmware.journal import Journal
 from firmware.steps import Step
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 
 PICKS = st.lists(st.integers(0, 2**20), min_size=6, max_size=14)
 SETTINGS = settings(
@@ -44,7 +44,7 @@ SETTINGS = settings(
 )
 
 
-def seen(top: Tabletop) -> bytes:
+def seen(top: EmulatedTable) -> bytes:
     """Everything the players can see or hear at this table, as bytes."""
     parts = []
     for role, display in sorted(top.table.displays.items()):
@@ -74,7 +74,7 @@ class Pair:
                     game = journal.start("arcana", setup)
                     for action in twins.prefix:
                         journal.append(game, encode_action(action))
-            self.tops.append(Tabletop(state_dir, TableGames(), profile, hold_s=0.01))
+            self.tops.append(EmulatedTable(state_dir, GameShelf(), profile, hold_s=0.01))
         self.same()
 
     @property

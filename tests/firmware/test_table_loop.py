@@ -6,11 +6,11 @@ from __future__ import annotations
 import threading
 import time
 
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.journal import Journal
 from firmware.screens import RefusalScreen, SavedScreen, render
 from firmware.service import Notifier, Service, StopRequest, Watchdog
-from firmware.table_loop import TableLoop
+from firmware.table_loop import ServiceLoop
 from firmware.tabletop import uid_for
 from hardware.nfc.tags import Ntag
 from hardware.profile import load_profile
@@ -41,7 +41,7 @@ def test_the_loop_plays_taps_from_its_threads_and_stops_saved(tmp_path):
     journal = Journal.open(tmp_path)
     notifier = Recorder()
     service = Service(notifier, Watchdog(notifier, 0.2), StopRequest(signals=()))
-    loop = TableLoop(table, journal, TableGames(), service)
+    loop = ServiceLoop(table, journal, GameShelf(), service)
     runner = threading.Thread(target=loop.run)
     runner.start()
     try:

@@ -13,7 +13,7 @@ import pytest
 
 from firmware import cli
 from hardware.profile import load_profile, parse_profile
-from hardware.wiring_diagram import (
+from hardware.wiring import (
     HEADER,
     connection_table,
     physical_pin,
@@ -234,7 +234,7 @@ def test_the_same_profile_gives_the_same_bytes_in_any_process():
     assert here == wiring_svg(load_profile("full-table"))
     code = (
         "import sys; from hardware.profile import load_profile; "
-        "from hardware.wiring_diagram import wiring_svg; "
+        "from hardware.wiring import wiring_svg; "
         "sys.stdout.write(wiring_svg(load_profile('full-table')))"
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
@@ -263,7 +263,7 @@ def test_the_build_guide_pin_tables_match_the_profiles(name):
     table = guide[start : guide.index("<!-- end pins -->", start)]
     assert table == pin_table_markdown(load_profile(name)), (
         f"docs/build-guide.md's pin table for {name} is out of date; paste the output of: "
-        f'python -c "from hardware.wiring_diagram import pin_table_markdown as t; '
+        f'python -c "from hardware.wiring import pin_table_markdown as t; '
         f"from hardware.profile import load_profile as p; print(t(p('{name}')), end='')\""
     )
     assert f"](wiring/{name}.svg)" in guide

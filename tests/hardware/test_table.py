@@ -10,7 +10,7 @@ import pytest
 from hardware.buses.emulated import EmulatedBuses
 from hardware.nfc.tags import Ntag
 from hardware.profile import load_profile, parse_profile
-from hardware.table import Table, build_table
+from hardware.table import TableDevices, build_table
 
 
 class Clock:
@@ -89,7 +89,7 @@ def test_pressing_a_button_the_table_lacks_says_which_it_has(full_table):
 
 
 def test_a_real_table_cannot_be_pressed_from_code():
-    table = Table(load_profile("minimal"), emulated=False)
+    table = TableDevices(load_profile("minimal"), emulated=False)
     with pytest.raises(ValueError, match="only an emulated table"):
         table.press("ok")
 

@@ -18,8 +18,8 @@ import os
 import sys
 from pathlib import Path
 
-from firmware.games import TableGames
-from firmware.tabletop import Tabletop
+from firmware.games import GameShelf
+from firmware.tabletop import EmulatedTable
 
 
 def resume_point(progress: Path, version: int) -> int:
@@ -33,7 +33,7 @@ def resume_point(progress: Path, version: int) -> int:
     return group + 1 if version > version_before else group
 
 
-def perform(top: Tabletop, step: list) -> None:
+def perform(top: EmulatedTable, step: list) -> None:
     kind, target, *rest = step
     if kind == "tap":
         top.tap(target, rest[0])
@@ -44,7 +44,7 @@ def perform(top: Tabletop, step: list) -> None:
 def main(state: str, script_path: str) -> int:
     groups = json.loads(Path(script_path).read_text())
     progress = Path(state) / "progress"
-    with Tabletop(state, TableGames()) as top, open(progress, "a") as log:
+    with EmulatedTable(state, GameShelf()) as top, open(progress, "a") as log:
         start = resume_point(progress, top.journal.version())
         for number in range(start, len(groups)):
             log.write(f"{number} {top.journal.version()}\n")

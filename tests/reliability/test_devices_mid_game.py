@@ -9,9 +9,9 @@ import pytest
 from engine.resarcana import current_player
 from firmware.controllers.resarcana import Bot
 from firmware.events import Device
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.screens import DeviceTroubleScreen, UnknownCardScreen, render
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 from hardware.display.screen import LONGEST_RETRY_S
 from hardware.nfc.tags import Ntag
 
@@ -20,7 +20,7 @@ def same(a, b) -> bool:
     return a.convert("1").tobytes() == b.convert("1").tobytes()
 
 
-def perform(top: Tabletop, step) -> None:
+def perform(top: EmulatedTable, step) -> None:
     if step.kind == "tap":
         top.tap(step.target, step.card)
     else:
@@ -28,7 +28,7 @@ def perform(top: Tabletop, step) -> None:
 
 
 class Game:
-    def __init__(self, top: Tabletop, bot: Bot) -> None:
+    def __init__(self, top: EmulatedTable, bot: Bot) -> None:
         self.top, self.bot = top, bot
         for step in bot.setup_steps():
             perform(top, step)
@@ -53,7 +53,7 @@ class Game:
 
 @pytest.fixture
 def game(tmp_path):
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         yield Game(top, Bot(8, 2))
 
 

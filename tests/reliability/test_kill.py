@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from firmware.controllers.arcana import Bot
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.journal import Journal
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 
 DRIVER = Path(__file__).with_name("scripted_table.py")
 KILLS = 100
@@ -27,7 +27,7 @@ def record_script(state: Path, seed: int) -> tuple[list[list], str]:
     """Play a bot game with undos and redos mixed in; return its groups and final record."""
     rng = random.Random(seed)
     groups: list[list] = []
-    with Tabletop(state, TableGames()) as top:
+    with EmulatedTable(state, GameShelf()) as top:
         current: list = []
         version = top.journal.version()
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from firmware.sim.server import Running, make_app
-from firmware.sim.table import SimTable
+from firmware.sim.table import Simulator
 
 
 class Client:
@@ -89,7 +89,7 @@ def read_answer(sock: socket.socket) -> Answer:
 
 
 class Sim:
-    """A served SimTable: `table` (call it only between requests), `client`, `stop()`."""
+    """A served Simulator: `table` (call it only between requests), `client`, `stop()`."""
 
     def __init__(
         self,
@@ -101,7 +101,7 @@ class Sim:
         **limits: Any,
     ) -> None:
         self.state_dir = Path(state_dir)
-        self.table = SimTable(state_dir, profile)
+        self.table = Simulator(state_dir, profile)
         app = make_app(self.table, token=token, tick_s=tick_s, body_s=body_s)
         self.running = Running(app, **limits)
         self.client = Client(self.running.url, token)

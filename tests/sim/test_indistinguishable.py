@@ -35,7 +35,7 @@ from engine.arcana import RULES, State, decode_action, encode_action
 from engine.protocol import Applied
 from firmware.journal import Journal
 from firmware.sim.server import Running, make_app
-from firmware.sim.table import SimTable
+from firmware.sim.table import Simulator
 from firmware.steps import Step
 
 PICKS = st.lists(st.integers(0, 2**20), min_size=6, max_size=12)
@@ -50,7 +50,7 @@ class Served:
     """One simulator on a free port, with its event stream open."""
 
     def __init__(self, state_dir: Path) -> None:
-        self.table = SimTable(state_dir)
+        self.table = Simulator(state_dir)
         self.running = Running(make_app(self.table, tick_s=0))
         self.stream = urllib.request.urlopen(self.running.url + "api/events", timeout=30)
         self.version = self.table.version

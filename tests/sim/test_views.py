@@ -10,12 +10,12 @@ import json
 import pytest
 
 from firmware.controllers import arcana
-from firmware.sim.table import BadInput, SimTable
+from firmware.sim.table import BadInput, Simulator
 
 
 @pytest.fixture
 def table(tmp_path):
-    sim = SimTable(tmp_path / "state")
+    sim = Simulator(tmp_path / "state")
     yield sim
     sim.close()
 

@@ -223,7 +223,7 @@ def stray_action(rng: random.Random, state: State, secrets: frozenset[str]) -> A
 
 # -- at the table: moves as taps and presses ----------------------------------------------------
 def table_steps(move: tuple, pads: tuple[str, ...]) -> tuple[list[Step], list[Step]]:
-    """The taps and presses of a move at a full table (a Tabletop's `perform` steps), at
+    """The taps and presses of a move at a full table (an EmulatedTable's `perform` steps), at
     game A's table and at game B's."""
     if move[0] == "both":
         return _steps(("act", move[1]), pads), _steps(("act", move[2]), pads)

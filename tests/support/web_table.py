@@ -1,4 +1,4 @@
-"""The appliance's web app on an emulated table: the real TableLoop in a thread (as
+"""The appliance's web app on an emulated table: the real ServiceLoop in a thread (as
 `arcana-table run` runs it), the web app served on a free localhost port, phones as cookie
 jars over HTTP, and the status OLED's QR code read back from the emulated SSD1306's RAM
 with zbar (`zbarimg`, Debian's zbar-tools: the set-up apt-installs it when run as root).
@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from firmware.events import Tick
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.journal import Journal
 from firmware.service import Notifier, Service, StopRequest, Watchdog
 from firmware.web.pairing import Pairing, Role
@@ -151,7 +151,7 @@ class WebTable:
         self.loop, self.served = start(
             self.table,
             self.journal,
-            TableGames.for_profile(profile),
+            GameShelf.for_profile(profile),
             service,
             profile,
             state_dir,

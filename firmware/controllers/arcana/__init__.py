@@ -4,7 +4,7 @@
     rules, controller = game_controller(games, setup)
     play_demo_game(top, Bot(seed=1, players=2))
 
-`games` is a `firmware.games.TableGames` (its catalog, pads and status role).
+`games` is a `firmware.games.GameShelf` (its catalog, pads and status role).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.arcana import RULES, ArcanaRules
 from firmware.controllers.arcana.bot import Bot, play_demo_game
-from firmware.controllers.arcana.controller import ArcanaTable
+from firmware.controllers.arcana.controller import ArcanaController
 from firmware.controllers.arcana.seating import ArcanaSeating
 
 
@@ -22,14 +22,14 @@ def setup_controller(games: Any, variant: str | None) -> ArcanaSeating:
     return ArcanaSeating(games, variant)
 
 
-def game_controller(games: Any, setup: dict[str, Any]) -> tuple[ArcanaRules, ArcanaTable]:
+def game_controller(games: Any, setup: dict[str, Any]) -> tuple[ArcanaRules, ArcanaController]:
     """The rules and the controller of a game that starts (or resumes) with this setup."""
-    return RULES, ArcanaTable(games, RULES.setup(setup))
+    return RULES, ArcanaController(games, RULES.setup(setup))
 
 
 __all__ = [
+    "ArcanaController",
     "ArcanaSeating",
-    "ArcanaTable",
     "Bot",
     "game_controller",
     "play_demo_game",

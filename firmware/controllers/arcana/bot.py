@@ -7,7 +7,7 @@ table event (the next card of a pile, the militia) and says which taps and press
 companion produce it.
 
     bot = Bot(seed=1, players=3)
-    result = play_demo_game(top, bot)      # top: a firmware.tabletop.Tabletop
+    result = play_demo_game(top, bot)      # top: a firmware.tabletop.EmulatedTable
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ class Bot:
 
 
 def play_demo_game(top: Any, bot: Bot, max_steps: int = MAX_STEPS) -> dict[str, Any]:
-    """Play a whole game on a Tabletop (setting it up first when it has not begun) and
+    """Play a whole game on an EmulatedTable (setting it up first when it has not begun) and
     return the engine's result object; RuntimeError if it does not end in `max_steps`."""
     steps = 0
     if top.companion.game_id is None:

@@ -47,7 +47,7 @@ class LocationPrompt:
         return "Move: tap new stake"
 
 
-class ArcanaTable(Controller):
+class ArcanaController(Controller):
     """The game controller of one Arcana game (see the module docstring)."""
 
     def __init__(self, games: Any, state: State) -> None:

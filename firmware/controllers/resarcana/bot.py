@@ -6,7 +6,7 @@ a sensible legal action there, applies it privately too and answers the physical
 make the companion take the same action.
 
     bot = Bot(seed=7, players=2)
-    result = play_demo_game(top, bot)      # top: a firmware.tabletop.Tabletop
+    result = play_demo_game(top, bot)      # top: a firmware.tabletop.EmulatedTable
 """
 
 from __future__ import annotations
@@ -213,7 +213,7 @@ def play_demo_game(
     max_steps: int = 2000,
     after_step: Callable[[Step], None] | None = None,
 ) -> dict[str, Any]:
-    """Play the bot's game on a Tabletop to its end (seating the players first if the game
+    """Play the bot's game on an EmulatedTable to its end (seating the players first if the game
     has not begun) and return the engine's result dict. `after_step` sees every step (the
     demo prints the screens there). RuntimeError if it takes more than `max_steps` steps.
     """

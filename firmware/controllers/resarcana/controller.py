@@ -31,7 +31,7 @@ from firmware.controllers.resarcana.screens import (
 from firmware.screens import Screen
 
 
-class ResArcanaTable(Controller):
+class ResArcanaController(Controller):
     """The controller of one Res Arcana game; `state` is the engine state (physical play)."""
 
     def __init__(self, games: Any, state: State) -> None:

@@ -22,7 +22,7 @@ MAX_SEATS = MAX_PLAYERS  # engine.resarcana.state's, the one definition
 MIN_SEATS = 2
 
 
-class Seating(Controller):
+class ResArcanaSeating(Controller):
     """The setup controller: mages tapped on pads become seats; OK (or a 4th mage) begins."""
 
     def __init__(self, games: Any) -> None:

@@ -1,4 +1,4 @@
-"""Arcana at the emulated full table: a Tabletop at the chooser (`top`), and `table`, which
+"""Arcana at the emulated full table: an EmulatedTable at the chooser (`top`), and `table`, which
 seats the players by taps and checks that refused taps change nothing.
 
 The default two-player game: Blades (seat 0) controls stakes 0 and 1, Ferrymen (seat 1)
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.screens import RefusalScreen, render
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 
 TWO = ("blades", "ferrymen")
 STAKES_TWO = ("m_agent_01", "m_loc_02", "m_agent_02", "m_loc_03", "m_agent_06")
@@ -23,14 +23,14 @@ def same(a, b) -> bool:
     return a.size == b.size and a.convert("1").tobytes() == b.convert("1").tobytes()
 
 
-class ArcanaTable:
-    """A Tabletop with helpers for Arcana tests."""
+class ArcanaController:
+    """An EmulatedTable with helpers for Arcana tests."""
 
     GUILDS = TWO
     STAKES = STAKES_TWO
     TASKS = TASKS_TWO
 
-    def __init__(self, top: Tabletop) -> None:
+    def __init__(self, top: EmulatedTable) -> None:
         self.top = top
 
     def choose(self, variant: str = "basic") -> None:
@@ -104,13 +104,13 @@ class ArcanaTable:
 
 @pytest.fixture
 def top(tmp_path):
-    with Tabletop(tmp_path, TableGames()) as table:
+    with EmulatedTable(tmp_path, GameShelf()) as table:
         yield table
 
 
 @pytest.fixture
 def table(top):
-    return ArcanaTable(top)
+    return ArcanaController(top)
 
 
 @pytest.fixture

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from engine.arcana import load_catalog
 from engine.records import load
-from firmware.games import TableGames
-from firmware.tabletop import Tabletop
+from firmware.games import GameShelf
+from firmware.tabletop import EmulatedTable
 
-from .conftest import ArcanaTable
+from .conftest import ArcanaController
 
 ODD = "Bla\u2028des\u2029\x85"
 
@@ -17,15 +17,15 @@ ODD = "Bla\u2028des\u2029\x85"
 def test_a_game_with_u2028_in_a_guild_name_survives_a_restart(tmp_path):
     catalog = load_catalog("sample").to_object()
     catalog["guilds"]["blades"]["name"] = ODD
-    with Tabletop(tmp_path, TableGames(catalog=catalog)) as top:
-        table = ArcanaTable(top)
+    with EmulatedTable(tmp_path, GameShelf(catalog=catalog)) as top:
+        table = ArcanaController(top)
         table.seat()
         line = table.tap("stake-0", "blades_agent_1")
         game_id, state = top.companion.game_id, table.state
         assert ODD in top.journal.record(game_id)
-    with Tabletop(tmp_path, TableGames(catalog=catalog)) as again:
+    with EmulatedTable(tmp_path, GameShelf(catalog=catalog)) as again:
         assert again.companion.game_id == game_id
         assert again.companion.controller.state == state
-        assert ArcanaTable(again).lines()[-1] == line
+        assert ArcanaController(again).lines()[-1] == line
         _, replayed, _ = load(again.journal.record(game_id))
         assert replayed == state

@@ -8,7 +8,7 @@ import pytest
 from engine.arcana import RULES, load_catalog
 from engine.records import load
 from firmware.controllers.arcana import Bot, play_demo_game
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.screens import (
     BreakdownScreen,
     RankedPlayer,
@@ -17,7 +17,7 @@ from firmware.screens import (
     ScoreLine,
     render,
 )
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 
 CARDS = load_catalog("sample").cards
 
@@ -56,7 +56,7 @@ ADVANCED = BASIC | {"discard", "militia", "stash"}
     [(2, "basic", 14, BASIC), (3, "advanced", 6, ADVANCED), (4, "basic", 32, BASIC)],
 )
 def test_the_bot_plays_a_whole_game_through_taps(tmp_path, players, variant, seed, actions):
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         result = play_demo_game(top, Bot(seed, players, variant))
         companion = top.companion
         assert result["finished"] is True
@@ -76,7 +76,7 @@ def fulfilled(tasks, owned) -> list[str]:
 
 
 def test_the_ranking_pages_through_each_players_breakdown(tmp_path):
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         result = play_demo_game(top, Bot(1, 2, "advanced"))
         _, setup = top.companion.journal.setup(top.companion.game_id)
         for seat, player in enumerate(result["players"]):
@@ -101,7 +101,7 @@ def test_the_ranking_pages_through_each_players_breakdown(tmp_path):
 
 def test_a_game_resumes_after_a_power_cut_with_the_same_screens(tmp_path):
     bot = Bot(11, 2)
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         for step in bot.setup_steps():
             top.perform(step)
         moves = 0
@@ -114,7 +114,7 @@ def test_a_game_resumes_after_a_power_cut_with_the_same_screens(tmp_path):
         screens = top.screens()
         lines = top.journal.lines(top.companion.game_id)
         state = controller.state
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         assert top.companion.controller.state == state
         assert top.journal.lines(top.companion.game_id) == lines
         for role, image in top.screens().items():

@@ -1,17 +1,17 @@
-"""Res Arcana on the emulated full table: a Tabletop at the chooser, or with two players
+"""Res Arcana on the emulated full table: an EmulatedTable at the chooser, or with two players
 seated (Forest Healer on stake-0, Shadow Priest on stake-1, the Healer starting)."""
 
 from __future__ import annotations
 
 import pytest
 
-from firmware.games import TableGames
-from firmware.tabletop import Tabletop
+from firmware.games import GameShelf
+from firmware.tabletop import EmulatedTable
 
 SEAT_0_STARTS = 2  # a seed whose first start-player draw is seat 0 for 2, 3 and 4 players
 
 
-def choose_res_arcana(top: Tabletop) -> None:
+def choose_res_arcana(top: EmulatedTable) -> None:
     top.press("select")
     top.press("ok")
 
@@ -19,7 +19,7 @@ def choose_res_arcana(top: Tabletop) -> None:
 @pytest.fixture
 def top(tmp_path):
     """A table with Res Arcana chosen, nobody seated yet."""
-    with Tabletop(tmp_path, TableGames(seed=SEAT_0_STARTS)) as table:
+    with EmulatedTable(tmp_path, GameShelf(seed=SEAT_0_STARTS)) as table:
         choose_res_arcana(table)
         yield table
 

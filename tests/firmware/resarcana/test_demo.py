@@ -11,10 +11,10 @@ from engine.resarcana import RULES, Position
 from firmware.controllers.resarcana import Bot, play_demo_game
 from firmware.controllers.resarcana.bot import choose
 from firmware.controllers.resarcana.screens import Prompt, table_screens
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.screens import Essences, RankedPlayer, RankingScreen, SeatScreen, render
 from firmware.steps import Step
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 
 PADS = ("stake-0", "stake-1", "stake-2", "stake-3")
 
@@ -41,7 +41,7 @@ def expected_ranking(result) -> RankingScreen:
 def test_the_bot_plays_a_whole_game_through_taps_and_presses(tmp_path, players, seed):
     bot = Bot(seed, players)
     steps: list[Step] = []
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         result = play_demo_game(top, bot, after_step=steps.append)
         game_id = top.companion.game_id
         assert result["finished"] and result == RULES.result(bot.state)
@@ -74,7 +74,7 @@ def test_equal_vp_share_the_first_rank():
 
 def test_a_game_resumes_after_a_power_cut_with_the_same_screens(tmp_path):
     bot = Bot(1, 2)
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         for step in bot.setup_steps():
             top.perform(step)
         for _ in range(12):
@@ -84,7 +84,7 @@ def test_a_game_resumes_after_a_power_cut_with_the_same_screens(tmp_path):
         before = top.screens()
         state = top.companion.controller.state
         lines = top.journal.lines(top.companion.game_id)
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         assert top.companion.controller.state == state
         assert top.journal.lines(top.companion.game_id) == lines
         after = top.screens()
@@ -96,7 +96,7 @@ def test_a_game_resumes_after_a_power_cut_with_the_same_screens(tmp_path):
 
 def test_the_bot_follows_undo_and_redo_at_the_table(tmp_path):
     bot = Bot(1, 2)
-    with Tabletop(tmp_path, TableGames()) as top:
+    with EmulatedTable(tmp_path, GameShelf()) as top:
         for step in bot.setup_steps():
             top.perform(step)
         for _ in range(6):

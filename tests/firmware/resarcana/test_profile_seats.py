@@ -8,7 +8,7 @@ import pytest
 
 from engine.resarcana import RULES
 from firmware.controllers.resarcana import Bot, play_demo_game
-from firmware.games import TableGames
+from firmware.games import GameShelf
 from firmware.screens import (
     Essences,
     PromptIcon,
@@ -18,7 +18,7 @@ from firmware.screens import (
     render,
 )
 from firmware.steps import Step
-from firmware.tabletop import Tabletop
+from firmware.tabletop import EmulatedTable
 from hardware.profile import load_profile
 from tests.firmware.resarcana.conftest import SEAT_0_STARTS, choose_res_arcana
 from tests.support.seats import RESEATED, reseated_profile
@@ -34,26 +34,26 @@ def same(a, b) -> bool:
 def reseated(tmp_path):
     """The reseated table with Res Arcana chosen, nobody seated yet."""
     profile = reseated_profile()
-    games = TableGames.for_profile(profile, seed=SEAT_0_STARTS)
-    with Tabletop(tmp_path, games, profile) as top:
+    games = GameShelf.for_profile(profile, seed=SEAT_0_STARTS)
+    with EmulatedTable(tmp_path, games, profile) as top:
         choose_res_arcana(top)
         yield top
 
 
 def test_the_profile_gives_the_seats_and_the_shipped_full_table_keeps_pad_order():
     assert reseated_profile().seats == SEATS
-    assert TableGames.for_profile(reseated_profile()).seats == SEATS
-    shipped = TableGames.for_profile(load_profile("full-table"))
-    assert shipped.seats == ("stake-0", "stake-1", "stake-2", "stake-3") == TableGames().seats
+    assert GameShelf.for_profile(reseated_profile()).seats == SEATS
+    shipped = GameShelf.for_profile(load_profile("full-table"))
+    assert shipped.seats == ("stake-0", "stake-1", "stake-2", "stake-3") == GameShelf().seats
     # a minimal table's one pad stands in turn for each pad: the seats are the first four
-    assert TableGames.for_profile(load_profile("minimal")).seats == shipped.seats
+    assert GameShelf.for_profile(load_profile("minimal")).seats == shipped.seats
 
 
 def test_games_refuse_seats_that_are_not_their_pads():
     with pytest.raises(ValueError, match="must be different pads"):
-        TableGames(pads=("stake-0", "stake-1"), seats=("stake-0", "stake-3"))
+        GameShelf(pads=("stake-0", "stake-1"), seats=("stake-0", "stake-3"))
     with pytest.raises(ValueError, match="must be different pads"):
-        TableGames(pads=("stake-0", "stake-1"), seats=("stake-0", "stake-0"))
+        GameShelf(pads=("stake-0", "stake-1"), seats=("stake-0", "stake-0"))
 
 
 def test_the_seat_pads_show_their_profile_seat_numbers(reseated):
@@ -95,10 +95,10 @@ def test_seats_fill_in_the_profiles_order_and_a_pad_without_a_seat_is_refused(re
 
 def test_a_whole_game_plays_on_the_profiles_seats(tmp_path):
     profile = reseated_profile()
-    games = TableGames.for_profile(profile, seed=SEAT_0_STARTS)
+    games = GameShelf.for_profile(profile, seed=SEAT_0_STARTS)
     bot = Bot(3, 4, pads=games.seats)
     steps: list[Step] = []
-    with Tabletop(tmp_path, games, profile) as top:
+    with EmulatedTable(tmp_path, games, profile) as top:
         result = play_demo_game(top, bot, after_step=steps.append)
         assert result["finished"] and result == RULES.result(bot.state)
         screens = top.screens()

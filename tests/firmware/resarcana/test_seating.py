@@ -104,13 +104,13 @@ def test_an_arcana_card_during_seating_is_not_a_mage(top):
 
 
 def test_the_start_player_is_drawn_from_the_seed_and_recorded(tmp_path):
-    from firmware.games import TableGames
-    from firmware.tabletop import Tabletop
+    from firmware.games import GameShelf
+    from firmware.tabletop import EmulatedTable
     from tests.firmware.resarcana.conftest import choose_res_arcana
 
     starts = []
     for run in range(2):
-        with Tabletop(tmp_path / str(run), TableGames(seed=0)) as top:  # seed 0: seat 2 of 2
+        with EmulatedTable(tmp_path / str(run), GameShelf(seed=0)) as top:  # seed 0: seat 2 of 2
             choose_res_arcana(top)
             top.tap("stake-0", "fire_mage")
             top.tap("stake-1", "shadow_priest")
@@ -121,5 +121,5 @@ def test_the_start_player_is_drawn_from_the_seed_and_recorded(tmp_path):
             status = ResStatusScreen(1, "Shadow Priest", places, 2, 4)
             assert same(top.screens()["status"], render(status))
     assert starts == [1, 1]  # the same seed, the same draw; recorded in the setup
-    draws = {TableGames(seed=seed).rng.randrange(4) for seed in range(40)}
+    draws = {GameShelf(seed=seed).rng.randrange(4) for seed in range(40)}
     assert draws == {0, 1, 2, 3}  # every seat may start

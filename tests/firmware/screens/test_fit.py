@@ -22,7 +22,7 @@ from firmware.controllers.resarcana.bot import Bot as ResBot
 from firmware.controllers.resarcana.bot import play_demo_game as play_res
 from firmware.drawing import Notice, notice_screen
 from firmware.events import Press, Tap
-from firmware.games import FULL_TABLE_PADS, TableGames
+from firmware.games import FULL_TABLE_PADS, GameShelf
 from firmware.journal import Journal
 from firmware.screens import RENDERERS, SIZES, Screen
 from firmware.screens.canvas import Canvas
@@ -76,7 +76,7 @@ class QuickTable:
     """The companion fed tap and press events directly (no emulated readers: fast), noting
     every screen model and notice it shows."""
 
-    def __init__(self, state_dir: Path, games: TableGames) -> None:
+    def __init__(self, state_dir: Path, games: GameShelf) -> None:
         self.games = games
         roles = ("status", *FULL_TABLE_PADS)
         self.companion = Companion(
@@ -148,7 +148,7 @@ def test_the_longest_names_are_the_ones_checked():
 @pytest.mark.parametrize("variant", ["basic", "advanced"])
 def test_an_arcana_game_of_four_with_the_longest_names_cuts_no_text(tmp_path, variant):
     catalog = longest_names_catalog()
-    table = QuickTable(tmp_path, TableGames(catalog=catalog))
+    table = QuickTable(tmp_path, GameShelf(catalog=catalog))
     play_arcana(table, ArcanaBot(seed=3, players=4, variant=variant, catalog=catalog))
     table.press("select")  # the breakdowns after the ranking
     table.press("undo")  # and an undo notice
@@ -157,7 +157,7 @@ def test_an_arcana_game_of_four_with_the_longest_names_cuts_no_text(tmp_path, va
 
 
 def test_a_res_arcana_game_of_four_cuts_no_text(tmp_path):
-    table = QuickTable(tmp_path, TableGames())
+    table = QuickTable(tmp_path, GameShelf())
     play_res(table, ResBot(seed=2, players=4))
     table.press("undo")
     assert_nothing_cut(table.shown)
