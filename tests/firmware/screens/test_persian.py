@@ -421,6 +421,7 @@ def test_merging_puts_both_glyph_files_on_one_baseline(name):
     above = max(latin.baseline, persian.baseline)
     below = max(latin.height - latin.baseline, persian.height - persian.baseline)
     assert (merged.baseline, merged.height) == (above, above + below)
+    assert merged.name == latin.name
     shift = above - latin.baseline
     assert merged.cap_top == latin.cap_top + shift and merged.cap_height == latin.cap_height
     for char, source in (("H", latin), ("g", latin), ("\ufef3", persian), ("\ufeea", persian)):
@@ -431,3 +432,19 @@ def test_merging_puts_both_glyph_files_on_one_baseline(name):
         assert glyph.crop((0, 0, glyph.width, top)).getbbox() is None
         assert merged.spacing.get(char) == source.spacing.get(char)
     assert set(merged.glyphs) == set(latin.glyphs) | set(persian.glyphs)
+
+
+@pytest.mark.parametrize("name", FONT_NAMES)
+def test_a_persian_word_wider_than_a_line_is_cut_where_its_shaped_prefix_fills_the_line(name):
+    face = load_font(name)
+    word = "ابپتثجچحخدذرزژسشصضطظعغفقکگلمنوهی".replace("ا", "ب")  # all joining letters
+    for keep in (3, 7, 12):
+        lines = face.wrap(word, face.width(word[:keep]), 99)
+        assert lines[0] == word[:keep]  # exactly as wide as the line: it still fits
+    assert "".join(face.wrap(word, 40, 99)) == word
+
+
+def test_a_persian_paragraph_gets_no_marks_where_its_lines_read_right_to_left_anyway():
+    small = load_font("small")
+    lines = small.wrap("آتش زندگی آرامش مرگ و طلا جوهرهای بازی هستند", 50, 9)
+    assert len(lines) > 2 and not any(RLM in line for line in lines)
