@@ -448,3 +448,15 @@ def test_a_persian_paragraph_gets_no_marks_where_its_lines_read_right_to_left_an
     small = load_font("small")
     lines = small.wrap("آتش زندگی آرامش مرگ و طلا جوهرهای بازی هستند", 50, 9)
     assert len(lines) > 2 and not any(RLM in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("name", "cap_height"),
+    [("small", 7), ("medium", 10), ("digits", 22), ("small-fa", 9), ("digits-fa", 21)],
+)
+def test_each_glyph_file_parses_alone_with_its_name_and_letter_height(name, cap_height):
+    """Parsed afresh: a Persian file measures its alef (or ۱, for the digits) as its capital."""
+    face = font_module._read(name)
+    assert face.name == name and face.cap_height == cap_height
+    assert face.cap_top + face.cap_height <= face.baseline + 1
+    assert {glyph.height for glyph in face.glyphs.values()} == {face.height}
