@@ -26,6 +26,8 @@ from firmware.controllers.base import Ask, Begin, Bind, Controller, Play, Refuse
 from firmware.drawing import SINGLE, Display, Drawing, Notice, NoticeKind, SinglePad
 from firmware.events import Crowded, Device, Event, Press, Recovered, Tap, Tick, Trouble
 from firmware.journal import Journal, JournalError
+from firmware.language import refusal, using
+from firmware.language import text as tr
 from firmware.registry import Registry
 
 log = logging.getLogger(__name__)
@@ -81,6 +83,7 @@ class Companion:
         self.clock = clock
         self.status_role = status_role
         self.game_id: int | None = None
+        self.language: str | None = None  # the open game's (its setup's), else the chooser's
         self.rules: Rules[Any, Any] | None = None
         self.controller: Controller = games.setup_controller()
         self.registry = games.registry(None, None)
@@ -153,12 +156,23 @@ class Companion:
         controller.state = state
         controller.reset_prompt()
         self.game_id, self.rules, self.controller = game_id, rules, controller
+        self.language = str(setup.get("language") or "") or None
         self.registry = self.games.registry(game, setup)
         self.finished = controller.is_over()
 
     # -- events -------------------------------------------------------------------------
     def handle(self, event: Event) -> None:
-        """Handle one event completely: decide, apply, journal, acknowledge, redraw."""
+        """Handle one event completely: decide, apply, journal, acknowledge, redraw; every
+        sentence is made in the language of the game shown (see `firmware.language`)."""
+        with using(self.current_language()):
+            self._handle(event)
+
+    def current_language(self) -> str | None:
+        """The open game's language, else the chooser's, else the table's first one."""
+        chosen = self.language or getattr(self.controller, "language", None)
+        return chosen or getattr(self.games, "language", None)
+
+    def _handle(self, event: Event) -> None:
         match event:
             case Tap(pad, uid, written_id):
                 if self.single_pad is not None and pad == SINGLE:
@@ -173,7 +187,7 @@ class Companion:
             case Press(button, held):
                 self._reply(self.controller.press(button, held), pad=None)
             case Crowded(pad):
-                self._refuse("One card at a time, please", pad)
+                self._refuse(tr("notice.one_card"), pad)
             case Trouble(device, message):
                 self._trouble(device, message)
             case Recovered(device):
@@ -212,7 +226,7 @@ class Companion:
         outcome = self.rules.apply(self.controller.state, action)
         if isinstance(outcome, Rejection):
             self.controller.reset_prompt()
-            self._refuse(outcome.message, pad)
+            self._refuse(refusal(outcome.code, outcome.message), pad)
             return
         ends = self.rules.is_terminal(outcome.state)
         result = self.rules.result(outcome.state) if ends else None  # the last move only
@@ -255,7 +269,7 @@ class Companion:
 
     def new_game(self) -> None:
         """Leave a finished game's ranking and go back to the setup screens."""
-        self.game_id, self.rules, self.finished = None, None, False
+        self.game_id, self.rules, self.finished, self.language = None, None, False, None
         self.controller = self.games.setup_controller()
         self.registry = self.games.registry(None, None)
 
@@ -274,7 +288,7 @@ class Companion:
             return
         line = taken[-1]
         if line is None:
-            self._refuse("Nothing to redo" if redo else "Nothing to undo", self.status_role)
+            self._refuse(tr(f"notice.nothing_to_{'redo' if redo else 'undo'}"), self.status_role)
             return
         self._open_game(self.game_id)  # undo unfinished a finished game in the same write
         before = previous if redo else self.controller.state  # where the line was played
@@ -319,7 +333,8 @@ class Companion:
 
     def frames(self) -> dict[str, Image.Image]:
         """The image of every screen role: the controller's, a notice over it, or trouble."""
-        return self.drawing.frames(self.controller.screens(), self.notices, self.troubles)
+        with using(self.current_language()):
+            return self.drawing.frames(self.controller.screens(), self.notices, self.troubles)
 
     def redraw(self) -> None:
         """Render every screen and send it; a failing display never stops the loop."""

@@ -19,6 +19,8 @@ from typing import Any
 from engine.protocol import Rules
 from firmware.controllers.base import Controller
 from firmware.controllers.chooser import GameChooser
+from firmware.language import load as load_language
+from firmware.language import text
 from firmware.registry import Registry
 
 FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
@@ -37,7 +39,6 @@ VERBS = {
     "pass": "passed",
 }
 
-FACE_DOWN = "a face-down agent"
 
 CONTROLLERS = {
     "arcana": "firmware.controllers.arcana",
@@ -56,8 +57,10 @@ class GameShelf:
         pads: tuple[str, ...] = FULL_TABLE_PADS,
         seed: int | None = None,
         seats: tuple[str, ...] = (),
+        language: str = "en",
     ) -> None:
         self.catalog_source = catalog
+        self.language = load_language(language).code  # the setup's first; chosen per game
         self.bindings = dict(bindings or {})
         self.status_role = status_role
         self.pads = pads  # reader roles, in table order; each has a display of the same role
@@ -79,6 +82,7 @@ class GameShelf:
         roles = tuple(reader.role for reader in profile.readers)
         if roles == ("main",) or not roles:
             roles = FULL_TABLE_PADS
+        options.setdefault("language", getattr(profile, "language", "en"))
         return cls(pads=roles, seats=tuple(getattr(profile, "seats", ())), **options)
 
     @cached_property
@@ -108,7 +112,7 @@ class GameShelf:
                 return self.enroll_controller(variant or "arcana")
             return self._module(game).setup_controller(self, variant)
 
-        return GameChooser(setup_for, self.status_role)
+        return GameChooser(setup_for, self.status_role, self.language)
 
     def enroll_controller(self, game: str) -> Controller:
         from firmware.controllers.enroll import EnrollController
@@ -145,14 +149,16 @@ class GameShelf:
         there is not named ("placed a face-down agent on stake 2"), whoever reads it.
         """
         action = str(line.get("action", "?"))
-        words = [VERBS.get(action, action)]
+        what = ""
         if "card" in line:
             card = str(line["card"])
             hidden = card in _laid_face_down(line, before)
-            words.append(FACE_DOWN if hidden else self.card_name(card))
+            what = text("undo.face_down") if hidden else self.card_name(card)
+        key = f"undo.{action}"
+        said = text(key, card=what).strip() if action in VERBS else f"{action} {what}".strip()
         if isinstance(line.get("stake"), int):
-            words.append(f"on stake {line['stake'] + 1}")
-        return " ".join(words)
+            said = text("undo.on_stake", what=said, n=line["stake"] + 1)
+        return said
 
 
 def _laid_face_down(line: dict[str, Any], before: Any) -> frozenset[str]:

@@ -21,14 +21,7 @@ _spec.loader.exec_module(structure)
 
 # Circles that stand today, each with why it is not removed here. Remove the entry when the
 # circle goes (the test fails while a listed circle no longer exists, to keep the list true).
-HARDWARE_BUSES = ("hardware.buses", "hardware.buses.emulated", "hardware.buses.pi")
-KNOWN_CIRCLES = {
-    frozenset(HARDWARE_BUSES): (
-        "the bus factory in hardware/buses/__init__.py opens its emulated or Pi implementation"
-        " lazily, which import its ReaderWires back (the profile left this circle when"
-        " profile.py became a package: the buses take the specs from hardware.profile.specs)"
-    ),
-}
+KNOWN_CIRCLES: dict[frozenset[str], str] = {}
 
 
 def import_graph() -> dict[str, set[str]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from firmware.controllers.base import Ask, Bind, Controller, Reply
+from firmware.language import text as tr
 from firmware.screens import ChoiceScreen, PromptScreen, Screen
 
 
@@ -77,16 +78,17 @@ class EnrollController(Controller):
         if self.asking is not None:
             _, current = self.asking
             screen: Any = ChoiceScreen(
-                f"Tag is {self.cards.get(current, current)}",
-                (f"Re-bind: {self.cards[self.queue[0]]}", "Keep it"),
+                tr("enroll.tag_is", card=self.cards.get(current, current)),
+                (tr("enroll.rebind", card=self.cards[self.queue[0]]), tr("enroll.keep")),
                 0,
-                "OK: re-bind  Select: keep",
+                tr("enroll.hint"),
             )
         elif not self.queue:
-            screen = PromptScreen("Every card has a tag", title="Enrolled")
+            screen = PromptScreen(tr("enroll.all_done"), title=tr("enroll.done_title"))
         else:
             left = len(self.queue)
             screen = PromptScreen(
-                f"Tap: {self.cards[self.queue[0]]}", title=f"Enroll ({left} left)"
+                tr("enroll.tap", card=self.cards[self.queue[0]]),
+                title=tr("enroll.title", left=left),
             )
         return {self.status_role: screen}

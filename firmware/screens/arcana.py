@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from PIL import Image
 
+from firmware.language import text as tr
 from firmware.screens.canvas import PAPER, Canvas, font
 from firmware.screens.general import message
 from firmware.screens.layout import alert_block, columns, result_bar, title_row, to_play
@@ -22,7 +23,7 @@ from firmware.screens.models import (
     StakeScreen,
     StruggleScreen,
 )
-from firmware.screens.short_forms import SHORT_FORMS, short_form
+from firmware.screens.short_forms import forms, short_form
 
 Size = tuple[int, int]
 FULL: Size = (128, 64)
@@ -56,7 +57,7 @@ def _stake_tall(canvas: Canvas, screen: StakeScreen) -> None:
     canvas.text(0, 41, str(screen.threshold), font="digits", width=44, align="center")
     canvas.vline(45, 14, canvas.height - 1)
     if not screen.guilds:
-        canvas.text(48, 34, "No agents", width=80, align="center")
+        canvas.text(48, 34, tr("stake.no_agents"), width=80, align="center")
         return
     big = len(screen.guilds) <= 3
     pitch = 16 if big else 12
@@ -79,7 +80,7 @@ def _stake_short(canvas: Canvas, screen: StakeScreen) -> None:
         y = 15 + (index // 2) * 9
         _guild_entry(canvas, x, y, 56, guild, "small")
     if not screen.guilds:
-        canvas.text(14, 18, "No agents", width=canvas.width - 14, align="center")
+        canvas.text(14, 18, tr("stake.no_agents"), width=canvas.width - 14, align="center")
 
 
 def _guild_entry(
@@ -116,12 +117,12 @@ def render_empty_stake(screen: EmptyStakeScreen, size: Size = FULL) -> Image.Ima
     """An empty stake: "Tap the new card here" when its reveal is due, "Next card after
     Stake 2" while another stake reveals first, else why no card comes."""
     if screen.waiting and not screen.after:
-        return message(size, "tap", screen.stake, "Tap the new card here")
+        return message(size, "tap", screen.stake, tr("stake.tap_new_card"))
     if screen.waiting:
-        return message(size, "", screen.stake, f"Next card after {screen.after}")
+        return message(size, "", screen.stake, tr("stake.next_after", stake=screen.after))
     if screen.ending:
-        return message(size, "", screen.stake, "Game ends after this round")
-    return message(size, "", screen.stake, "Pile used up")
+        return message(size, "", screen.stake, tr("stake.game_ends"))
+    return message(size, "", screen.stake, tr("stake.used_up"))
 
 
 def render_struggle(screen: StruggleScreen, size: Size = FULL) -> Image.Image:
@@ -132,16 +133,17 @@ def render_struggle(screen: StruggleScreen, size: Size = FULL) -> Image.Image:
     canvas = Canvas(size)
     titled = title_row(canvas, screen.arcanum.value, str(screen.threshold), screen.card)
     entries = [(s.label, s.value, s.value >= screen.threshold) for s in screen.strengths]
-    outcome = f"{screen.winner} wins" if screen.winner else "No winner"
+    outcome = tr("struggle.wins", name=screen.winner) if screen.winner else tr("struggle.no_winner")
     if canvas.tall:
         columns(canvas, entries, top=14, big=True)
-        line = screen.tie_break or ("" if titled else f"Needs {screen.threshold}")
+        needs = "" if titled else tr("struggle.needs", threshold=screen.threshold)
+        line = screen.tie_break or needs
         if line:
             canvas.text(0, 39, line, align="center")
         result_bar(canvas, outcome)
     else:
         columns(canvas, entries, top=13, big=False)
-        tied = f"{outcome} (tie-break)"
+        tied = tr("struggle.tie_break_suffix", outcome=outcome)
         if screen.tie_break and font("small").width(tied) <= canvas.width - 2:
             outcome = tied
         result_bar(canvas, outcome)
@@ -153,7 +155,7 @@ def render_bribe(screen: BribeScreen, size: Size = FULL) -> Image.Image:
     canvas = Canvas(size)
     title_row(canvas, "financial", "", screen.card)
     sign = "≥" if screen.succeeded else "<"
-    outcome = f"{screen.briber} bribes it" if screen.succeeded else "Bribe fails"
+    outcome = tr("bribe.bribes", name=screen.briber) if screen.succeeded else tr("bribe.fails")
     if canvas.tall:
         canvas.text(0, 16, str(screen.value), font="digits", width=50, align="center")
         canvas.text(50, 22, sign, font="medium", width=28, align="center")
@@ -171,7 +173,7 @@ def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image
     canvas = Canvas(size)
     hands = [(hand.label, hand.cards, hand.label == screen.turn) for hand in screen.hands]
     if canvas.tall:
-        canvas.text(0, 1, f"Round {screen.round}")
+        canvas.text(0, 1, tr("status.round", round=screen.round))
         if screen.turn:
             canvas.icon("turn", 0, 15)
             turn = to_play(screen.turn, "medium", canvas.width - 11)
@@ -182,7 +184,7 @@ def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image
         if screen.alert:  # a device in trouble matters more than the hands
             alert_block(canvas, screen.alert, top=29)
             return canvas.image
-        canvas.text(64, 1, "in hand", width=64, align="right")
+        canvas.text(64, 1, tr("status.in_hand"), width=64, align="right")
         columns(canvas, hands, top=30, big=True)
         bottom = 54
     else:
@@ -190,13 +192,13 @@ def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image
             alert_block(canvas, screen.alert, top=0)
             return canvas.image
         # three small lines fill 32 rows exactly: turn, hands, prompt
-        round_text = f"R{screen.round}"
+        round_text = tr("status.round_short", round=screen.round)
         round_width = font("small").width(round_text)
         canvas.text(canvas.width - round_width, 1, round_text)
         if screen.turn:
             canvas.icon("turn", 0, 1)
             room = canvas.width - round_width - 14
-            turn = to_play(screen.turn, "small", room) or f"{screen.turn} to play"
+            turn = to_play(screen.turn, "small", room) or tr("status.to_play", name=screen.turn)
             canvas.text(10, 1, turn, width=room)
         columns(canvas, hands, top=12, big=False)
         bottom = 23
@@ -209,14 +211,15 @@ def render_round_results(screen: RoundResultsScreen, size: Size = FULL) -> Image
     """Stakes won this round, one column per player, and how many stakes nobody won."""
     canvas = Canvas(size)
     entries = [(w.label, w.value, w.value > 0) for w in screen.wins]
-    unwon = f"No winner at {screen.unwon}" if screen.unwon else "Every stake was won"
+    unwon = tr("results.no_winner_at", n=screen.unwon) if screen.unwon else tr("results.all_won")
+    title = tr("results.title", round=screen.round)
     if canvas.tall:
-        canvas.text(0, 1, f"Round {screen.round}: stakes won")
+        canvas.text(0, 1, title)
         columns(canvas, entries, top=16, big=True)
         canvas.text(0, 45, unwon, align="center")
-        canvas.text(0, 56, "OK: go on", align="center")
+        canvas.text(0, 56, tr("results.go_on"), align="center")
     else:
-        canvas.text(0, 1, f"Round {screen.round}: stakes won")
+        canvas.text(0, 1, title)
         columns(canvas, entries, top=13, big=False)
         canvas.text(0, 24, unwon, align="center")
     return canvas.image
@@ -227,7 +230,7 @@ def render_ranking(screen: RankingScreen, size: Size = FULL) -> Image.Image:
     canvas = Canvas(size)
     players = screen.players[:4]
     if canvas.tall:
-        canvas.text(0, 1, screen.title)
+        canvas.text(0, 1, screen.title or tr("score.ranking"))
         for index, player in enumerate(players):
             _ranking_row(canvas, 0, 12 + index * 13, canvas.width, 13, player, "medium")
     else:
@@ -274,22 +277,22 @@ def render_breakdown(screen: BreakdownScreen, size: Size = FULL) -> Image.Image:
         digits = font("digits")
         total_x = canvas.width - digits.width(total)
         canvas.text(total_x, 1, total, font="digits")
-        canvas.text(total_x, 27, "VP", width=canvas.width - total_x, align="center")
+        canvas.text(total_x, 27, tr("score.vp"), width=canvas.width - total_x, align="center")
         canvas.text(0, 2, screen.name, font="medium", width=total_x - 4)
         for index, line in enumerate(_score_lines(screen)):
             y = 21 + index * 11
-            canvas.text(0, y, line.label, width=64)
+            canvas.text(0, y, line.label, width=64)  # labels: the controller's words
             canvas.text(64, y, str(line.points), width=21, align="right")
         canvas.text(0, 56, page, width=canvas.width, align="right")
     else:
-        points = f"{total} VP"
+        points = tr("score.points", points=total)
         points_width = font("medium").width(points)
         canvas.text(canvas.width - points_width, 1, points, font="medium")
         canvas.text(0, 1, screen.name, font="medium", width=canvas.width - points_width - 4)
         room = canvas.width - font("small").width(page) - 4
         for shorten in (False, True):  # hand-chosen short labels when the full ones need more
             labels = [
-                SHORT_FORMS.get(line.label, (line.label,))[0] if shorten else line.label
+                (*forms(line.label), line.label)[0] if shorten else line.label
                 for line in screen.lines
             ]
             parts = " · ".join(
@@ -310,4 +313,4 @@ def _score_lines(screen: BreakdownScreen) -> list:
     if len(lines) <= 3:
         return lines
     rest = sum(line.points for line in lines[2:])
-    return [*lines[:2], type(lines[0])("Other", rest)]
+    return [*lines[:2], type(lines[0])(tr("score.other"), rest)]

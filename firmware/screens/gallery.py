@@ -200,6 +200,103 @@ PERSIAN_EXAMPLES: dict[str, m.Screen] = {
 }
 EXAMPLES.update(PERSIAN_EXAMPLES)
 
+# German (firmware/language/de.toml): the texts the controllers make in German, the screens'
+# own words drawn in German (LANGUAGE_OF), the rulebook's names for guilds and zones.
+GERMAN_EXAMPLES: dict[str, m.Screen] = {
+    "stake_de": m.StakeScreen(
+        card="Uhrwerkspion",
+        arcanum=A.POLITICAL,
+        threshold=7,
+        guilds=(
+            m.GuildAtStake("Klingen", 5, hidden=1, controls=True),
+            m.GuildAtStake("Fährleute", 3),
+            m.GuildAtStake("Diebe", 0, hidden=2, controls=True),
+            m.GuildAtStake("Wucherer", 11),
+        ),
+        stake="Freihandelszone",
+    ),
+    "stake_empty_de": m.EmptyStakeScreen(stake="Zone 4", after="Zone 3"),
+    "struggle_de": m.StruggleScreen(
+        card="Hafenturm",
+        arcanum=A.MILITARY,
+        threshold=9,
+        strengths=(m.Strength("Klingen", 9), m.Strength("Fährleute", 9), m.Strength("Diebe", 4)),
+        winner="Fährleute",
+        tie_break="Gildenfähigkeit entscheidet",
+    ),
+    "bribe_de": m.BribeScreen(card="Alter Schmuggler", briber="Diebe", value=6, needed=5),
+    "arcana_status_de": m.ArcanaStatusScreen(
+        round=3,
+        turn="Fährleute",
+        hands=(
+            m.HandCount("Klingen", 3),
+            m.HandCount("Fährleute", 2),
+            m.HandCount("Diebe", 4),
+            m.HandCount("Wucherer", 3),
+        ),
+        prompt="Karte ausspielen",
+    ),
+    "round_results_de": m.RoundResultsScreen(
+        round=2,
+        wins=(
+            m.Strength("Klingen", 2),
+            m.Strength("Fährleute", 0),
+            m.Strength("Diebe", 1),
+            m.Strength("Wucherer", 1),
+        ),
+        unwon=1,
+    ),
+    "ranking_de": m.RankingScreen(
+        players=(
+            m.RankedPlayer(1, "Wucherer", 21),
+            m.RankedPlayer(2, "Fährleute", 19),
+            m.RankedPlayer(3, "Klingen", 17),
+            m.RankedPlayer(4, "Diebe", 9),
+        )
+    ),
+    "breakdown_de": m.BreakdownScreen(
+        name="Fährleute",
+        total=17,
+        lines=(
+            m.ScoreLine("Karten", 8),
+            m.ScoreLine("Unter Basis", 3),
+            m.ScoreLine("Aufg. 1/2", 6),
+        ),
+        page=2,
+        pages=4,
+    ),
+    "under_base_de": m.PromptScreen(
+        "Fährleute: Sample location 10\nOK: ja  Select: nein",
+        title="Unter die Basis?",
+        icon=m.PromptIcon.NONE,
+        short="Sample location 10 unter die Basis?\nOK: ja  Select: nein",
+    ),
+    "setup_seat_de": m.PromptScreen("Basiskarte deiner Gilde auflegen", title="Platz 1"),
+    "choice_game_de": m.ChoiceScreen(
+        "Welches Spiel?",
+        ("Arcana", "Res Arcana", "Karten anlernen", "Sprache: Deutsch"),
+        selected=3,
+    ),
+    "choice_variant_de": m.ChoiceScreen(
+        "Arcana: Variante?", ("Standardspiel", "Fortgeschrittenspiel"), selected=1
+    ),
+    "refusal_de": m.RefusalScreen("Bestechung braucht hier einen deiner Agenten"),
+    "unknown_card_de": m.UnknownCardScreen(uid="04A224B2C35E80"),
+    "device_trouble_de": m.DeviceTroubleScreen("Leser stake-2 antwortet nicht"),
+    "saved_de": m.SavedScreen(),
+    "undo_de": m.UndoScreen("Klingen-Agent 3 gelegt (Zone 2)"),
+    "seat_de": m.SeatScreen(
+        name="Jürgen", essences=m.Essences(3, 0, 12, 1, 9), vp=7, passed=False, turn="Ann"
+    ),
+    "res_status_de": m.ResStatusScreen(
+        round=4, turn="Ben", places=(), monuments_up=2, monuments_hidden=3
+    ),
+}
+EXAMPLES.update(GERMAN_EXAMPLES)
+# The language each example's own words are drawn in (English when not named here).
+# (The Persian examples keep English screen words until fa.toml.draft becomes fa.toml.)
+LANGUAGE_OF: dict[str, str] = dict.fromkeys(GERMAN_EXAMPLES, "de")
+
 
 def picture(image: Image.Image, scale: int = 3) -> Image.Image:
     """A screen as the docs show it: pixels enlarged, light blue on black like the OLEDs."""
@@ -221,7 +318,7 @@ def write_pictures(folder: Path) -> list[Path]:
     for name, screen in EXAMPLES.items():
         for size, suffix in ((SIZE_128X64, ""), (SIZE_128X32, "_32")):
             path = folder / f"{name}{suffix}.png"
-            picture(render(screen, size)).save(path, optimize=True)
+            picture(render(screen, size, LANGUAGE_OF.get(name))).save(path, optimize=True)
             written.append(path)
     for name in LEGEND:
         path = folder / f"icon_{name}.png"
@@ -235,10 +332,10 @@ def render_times(repeats: int = 200) -> dict[str, float]:
     times: dict[str, float] = {}
     for name, screen in EXAMPLES.items():
         for size in (SIZE_128X64, SIZE_128X32):
-            render(screen, size)  # fonts and icons are parsed on first use: not timed
+            render(screen, size, LANGUAGE_OF.get(name))  # fonts and icons parsed: not timed
             start = time.perf_counter()
             for _ in range(repeats):
-                render(screen, size)
+                render(screen, size, LANGUAGE_OF.get(name))
             elapsed = (time.perf_counter() - start) / repeats
             times[f"{name} {size[0]}x{size[1]}"] = round(elapsed * 1000, 3)
     return times
@@ -263,7 +360,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.print or list(EXAMPLES):
             for size in (SIZE_128X64, SIZE_128X32):
                 print(f"{name} {size[0]}x{size[1]}")
-                print(text_art(render(EXAMPLES[name], size), frame=True))
+                image = render(EXAMPLES[name], size, LANGUAGE_OF.get(name))
+                print(text_art(image, frame=True))
         return 0
     if args.folder is None:
         parser.error("give a folder to write pictures to, or --print")

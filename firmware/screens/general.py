@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from PIL import Image
 
+from firmware.language import text as tr
 from firmware.screens.canvas import PAPER, Canvas, font
 from firmware.screens.models import (
     ChoiceScreen,
@@ -95,25 +96,27 @@ def render_refusal(screen: RefusalScreen, size: Size = FULL) -> Image.Image:
 
 def render_device_trouble(screen: DeviceTroubleScreen, size: Size = FULL) -> Image.Image:
     """A warning sign and which device is in trouble."""
-    return message(size, "warning", "Device trouble", screen.message)
+    return message(size, "warning", tr("notice.device_trouble"), screen.message)
 
 
 def render_unknown_card(screen: UnknownCardScreen, size: Size = FULL) -> Image.Image:
     """A tag that is not enrolled yet, with its UID when known."""
     # on a 128x32 display the UID would crowd out the message
-    title = f"Tag {screen.uid}" if screen.uid and size[1] >= 64 else ""
-    return message(size, "unknown", title, "Unknown card - enroll it")
+    title = tr("notice.tag", uid=screen.uid) if screen.uid and size[1] >= 64 else ""
+    return message(size, "unknown", title, tr("notice.unknown_card"))
 
 
 def render_saved(screen: SavedScreen, size: Size = FULL) -> Image.Image:
     """The game is stored; shown on shutdown."""
-    text = f"{screen.message}\n{screen.detail}" if screen.detail else screen.message
-    return message(size, "saved", "", text)
+    said = screen.message or tr("notice.saved")
+    detail = tr("notice.safe_off") if screen.detail is None else screen.detail
+    return message(size, "saved", "", f"{said}\n{detail}" if detail else said)
 
 
 def render_undo(screen: UndoScreen, size: Size = FULL) -> Image.Image:
     """What the Undo button just took back."""
-    return message(size, "undo", screen.title, screen.action)
+    title = {"Undone": tr("notice.undone"), "Redone": tr("notice.redone")}.get(screen.title)
+    return message(size, "undo", title or screen.title, screen.action)
 
 
 def render_choice(screen: ChoiceScreen, size: Size = FULL) -> Image.Image:
@@ -151,7 +154,7 @@ def render_choice(screen: ChoiceScreen, size: Size = FULL) -> Image.Image:
                 width=canvas.width - 14,
                 fill=PAPER if chosen else 1,
             )
-        canvas.text(0, 56, screen.hint, align="center")
+        canvas.text(0, 56, screen.hint or tr("choice.hint"), align="center")
     else:
         position_width = font("small").width(position)
         mirror = is_rtl(screen.title)

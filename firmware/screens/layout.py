@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from firmware.language import text as tr
 from firmware.screens.canvas import INK, PAPER, Canvas, font
 from firmware.screens.shaping import is_rtl
-from firmware.screens.short_forms import SHORT_FORMS
+from firmware.screens.short_forms import forms
 
 
 def title_row(canvas: Canvas, icon: str, number: str, text: str) -> bool:
@@ -94,7 +95,8 @@ def alert_block(canvas: Canvas, text: str, top: int, bottom: int | None = None) 
 
 def to_play(name: str, face: str, width: int) -> str | None:
     """ "Ferrymen to play" in the font when it fits, else with a short form of the name."""
-    for shown in (name, *SHORT_FORMS.get(name, ())):
-        if font(face).width(f"{shown} to play") <= width:
-            return f"{shown} to play"
+    for shown in (name, *forms(name)):
+        line = tr("status.to_play", name=shown)
+        if font(face).width(line) <= width:
+            return line
     return None

@@ -185,7 +185,7 @@ class RankingScreen:
     """The final ranking of either game; rank-1 players are drawn as winners."""
 
     players: tuple[RankedPlayer, ...]
-    title: str = "Final ranking"
+    title: str = ""  # "": the language's "Final ranking"
 
 
 @dataclass(frozen=True)
@@ -319,15 +319,15 @@ class ChoiceScreen:
     title: str
     options: tuple[str, ...]
     selected: int = 0
-    hint: str = "Select: next  OK: pick"
+    hint: str = ""  # "": the language's "Select: next  OK: pick"
 
 
 @dataclass(frozen=True)
 class SavedScreen:
     """The game is safely stored (and, when shutting down, the power may be cut)."""
 
-    message: str = "Game saved"
-    detail: str = "Safe to switch off"
+    message: str = ""  # "": the language's "Game saved"
+    detail: str | None = None  # None: the language's "Safe to switch off"; "": none
 
 
 @dataclass(frozen=True)
@@ -335,7 +335,7 @@ class UndoScreen:
     """An undone action, described in a few words (e.g. "Ann placed an agent on stake 2")."""
 
     action: str
-    title: str = "Undone"  # or "Redone"
+    title: str = "Undone"  # or "Redone": the words of the language are chosen when drawn
 
 
 Screen = (

@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import Image
 
+from firmware.language import current, using
 from firmware.screens import arcana, general, resarcana
 from firmware.screens import models as m
 
@@ -44,9 +45,10 @@ RENDERERS: dict[type, Callable[[Any, Size], Image.Image]] = {
 }
 
 
-def render(screen: m.Screen, size: Size = SIZE_128X64) -> Image.Image:
+def render(screen: m.Screen, size: Size = SIZE_128X64, language: str | None = None) -> Image.Image:
     """The mode "1" image of a screen model on a display of the given size (128x64 or
-    128x32). Pure: the same model and size always give the same pixels.
+    128x32), its own words in `language` (None: the current one, see `firmware.language`).
+    Pure: the same model, size and language always give the same pixels.
 
     The companion redraws every screen after every event, and most of them have not changed:
     images of recent models are kept (models are frozen, so a model is its own key) and a copy
@@ -56,12 +58,18 @@ def render(screen: m.Screen, size: Size = SIZE_128X64) -> Image.Image:
         raise ValueError(f"screens are drawn for 128x64 or 128x32 displays, not {size}")
     if type(screen) not in RENDERERS:
         raise TypeError(f"{type(screen).__name__} is not a screen model")
+    code = language or current().code
     try:
-        return _cached(screen, size).copy()
+        return _cached(screen, size, code).copy()
     except TypeError:  # a model holding a list: not hashable, draw it afresh
-        return RENDERERS[type(screen)](screen, size)
+        return _draw(screen, size, code)
 
 
 @functools.lru_cache(maxsize=256)
-def _cached(screen: m.Screen, size: Size) -> Image.Image:
-    return RENDERERS[type(screen)](screen, size)
+def _cached(screen: m.Screen, size: Size, code: str) -> Image.Image:
+    return _draw(screen, size, code)
+
+
+def _draw(screen: m.Screen, size: Size, code: str) -> Image.Image:
+    with using(code):
+        return RENDERERS[type(screen)](screen, size)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from PIL import Image
 
+from firmware.language import text as tr
 from firmware.screens.canvas import PAPER, Canvas, font
 from firmware.screens.layout import alert_block, columns, result_bar, to_play
 from firmware.screens.models import (
@@ -50,7 +51,7 @@ def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
         vp = str(screen.vp)
         vp_x = canvas.width - font("digits").width(vp)
         canvas.text(vp_x, 0, vp, font="digits")
-        canvas.text(vp_x - 17, 15, "VP", width=17)
+        canvas.text(vp_x - 17, 15, tr("score.vp"), width=17)
         canvas.text(0, 2, screen.name, font="medium", width=vp_x - 20)
         if screen.your_turn and not screen.passed:
             width = font("small").width(status) + 4
@@ -61,7 +62,7 @@ def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
         essence_row(canvas, screen.essences, top=33)
     else:
         essence_row(canvas, screen.essences, top=0)
-        vp = f"{screen.vp} VP"
+        vp = tr("score.points", points=screen.vp)
         vp_width = font("medium").width(vp)
         line = status or screen.name  # the seat's own player knows their name
         if is_rtl(line):  # name and value mirrored: the VP on the left (its last letter
@@ -80,10 +81,10 @@ def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
 
 def _seat_status(screen: SeatScreen) -> str:
     if screen.passed:
-        return "Passed"
+        return tr("res.passed")
     if screen.your_turn:
-        return "Your turn"
-    return f"{screen.turn} to play" if screen.turn else ""
+        return tr("res.your_turn")
+    return tr("status.to_play", name=screen.turn) if screen.turn else ""
 
 
 def render_res_status(screen: ResStatusScreen, size: Size = FULL) -> Image.Image:
@@ -92,9 +93,9 @@ def render_res_status(screen: ResStatusScreen, size: Size = FULL) -> Image.Image
     line (the whole screen on 128x32).
     """
     canvas = Canvas(size)
-    turn = f"{screen.turn} to play" if screen.turn else ""
+    turn = tr("status.to_play", name=screen.turn) if screen.turn else ""
     if canvas.tall:
-        canvas.text(0, 1, f"Round {screen.round}")
+        canvas.text(0, 1, tr("status.round", round=screen.round))
         if screen.alert:
             alert_block(canvas, screen.alert, top=11, bottom=29)
         elif turn:
@@ -104,15 +105,15 @@ def render_res_status(screen: ResStatusScreen, size: Size = FULL) -> Image.Image
                 canvas.text(11, 14, shown, font="medium")
             else:
                 canvas.text(11, 16, to_play(screen.turn, "small", canvas.width - 11) or turn)
-        canvas.text(0, 35, "Places")
+        canvas.text(0, 35, tr("res.places"))
         _places(canvas, screen.places, x=44, y=33)
-        canvas.text(0, 52, "Monuments")
+        canvas.text(0, 52, tr("res.monuments"))
         _monuments(canvas, screen.monuments_up, screen.monuments_hidden, x=72, y=49)
         return canvas.image
     if screen.alert:
         alert_block(canvas, screen.alert, top=0)
         return canvas.image
-    round_text = f"R{screen.round}"
+    round_text = tr("status.round_short", round=screen.round)
     round_width = font("small").width(round_text)
     canvas.text(canvas.width - round_width, 3, round_text)
     room = canvas.width - round_width - 4
@@ -127,7 +128,7 @@ def render_res_status(screen: ResStatusScreen, size: Size = FULL) -> Image.Image
 
 def _places(canvas: Canvas, places: tuple[Essence, ...], x: int, y: int) -> None:
     if not places:
-        canvas.text(x, y + 2, "none left")
+        canvas.text(x, y + 2, tr("res.none_left"))
     for index, essence in enumerate(places[:5]):
         canvas.icon(essence.value, x + index * 14, y)
 
@@ -142,7 +143,7 @@ def _monuments(canvas: Canvas, up: int, hidden: int, x: int, y: int) -> None:
     if hidden:
         canvas.text(x + 2, y + 3, f"+{hidden}", width=canvas.width - x - 2)
     elif not up:
-        canvas.text(x, y + 3, "none left")
+        canvas.text(x, y + 3, tr("res.none_left"))
 
 
 def render_production(screen: ProductionScreen, size: Size = FULL) -> Image.Image:
@@ -153,12 +154,12 @@ def render_production(screen: ProductionScreen, size: Size = FULL) -> Image.Imag
         return f"+{count}" if count else "-"
 
     if canvas.tall:
-        canvas.text(0, 1, f"Round {screen.round}: production")
+        canvas.text(0, 1, tr("res.production", round=screen.round))
         canvas.text(0, 14, screen.name, font="medium")
         essence_row(canvas, screen.gained, top=33, show=gained)
     else:
         essence_row(canvas, screen.gained, top=0, show=gained)
-        tail = f" · round {screen.round}"
+        tail = tr("res.production_short", round=screen.round)
         name = short_form(screen.name, "small", canvas.width - font("small").width(tail))
         canvas.text(0, 24, f"{name}{tail}")
     return canvas.image
@@ -169,17 +170,17 @@ def render_victory_check(screen: VictoryCheckScreen, size: Size = FULL) -> Image
     canvas = Canvas(size)
     entries = [(s.label, s.value, s.value >= screen.goal) for s in screen.scores]
     if not screen.winners:
-        outcome = "Play on"
+        outcome = tr("res.play_on")
     elif len(screen.winners) == 1:
-        outcome = f"{screen.winners[0]} wins"
+        outcome = tr("res.one_wins", name=screen.winners[0])
     else:
-        outcome = " & ".join(screen.winners) + " win"
+        outcome = tr("res.many_win", names=" & ".join(screen.winners))
     if canvas.tall:
-        canvas.text(0, 1, f"Round {screen.round}: {screen.goal} VP?")
+        canvas.text(0, 1, tr("res.goal", round=screen.round, goal=screen.goal))
         columns(canvas, entries, top=14, big=True)
     else:
         columns(canvas, entries, top=3, big=False)
         if not screen.winners:
-            outcome = f"Round {screen.round}: play on"
+            outcome = tr("res.play_on_round", round=screen.round)
     result_bar(canvas, outcome)
     return canvas.image

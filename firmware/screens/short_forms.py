@@ -9,6 +9,7 @@ without one (a name from an owner's own catalog, say) is shortened with an ellip
 
 from __future__ import annotations
 
+from firmware.language import current
 from firmware.screens.font import load_font
 
 # Longest first. The guilds of the sample and template catalogs, the Res Arcana seat names,
@@ -39,7 +40,7 @@ def short_form(text: str, font: str, width: int) -> str:
     face = load_font(font)
     if face.width(text) <= width:
         return text
-    for short in SHORT_FORMS.get(text, ()):
+    for short in forms(text):
         if face.width(short) <= width:
             return short
     return text
@@ -47,4 +48,10 @@ def short_form(text: str, font: str, width: int) -> str:
 
 def is_short_form(text: str, shown: str) -> bool:
     """True when `shown` is `text` or one of its hand-chosen short forms."""
-    return shown == text or shown in SHORT_FORMS.get(text, ())
+    return shown == text or shown in forms(text)
+
+
+def forms(text: str) -> tuple[str, ...]:
+    """The hand-chosen short forms of a text, longest first: the current language's
+    (its catalog's `[short]` table), else the English ones here."""
+    return current().short.get(text) or SHORT_FORMS.get(text, ())

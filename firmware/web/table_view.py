@@ -17,6 +17,9 @@ from PIL import Image
 from engine.records import shown, split
 from firmware.errors import FirmwareError
 from firmware.games import GameShelf
+from firmware.language import load as load_language
+from firmware.language import text as say
+from firmware.language import using
 from firmware.screens import ArcanaStatusScreen, PromptScreen
 from firmware.screens.icons import LEGEND, icon
 from firmware.web import views
@@ -92,7 +95,8 @@ class TableView:
         if cached is None:
             if len(self._states) > 16:
                 self._states.clear()
-            cached = self._states[key] = self._state(seat)
+            with using(self.companion.current_language()):  # the sentences as the OLEDs say
+                cached = self._states[key] = self._state(seat)
         return cached
 
     def _state(self, seat: Any) -> dict[str, Any]:
@@ -113,6 +117,9 @@ class TableView:
                 "displays": list(self.displays),
                 "buttons": list(self.buttons),
                 "status": companion.status_role,
+                # the language the screens are drawn in; the page follows it (lang, dir)
+                "language": load_language(companion.current_language() or "en").code,
+                "direction": load_language(companion.current_language() or "en").direction,
             },
             "screens": self._frames,
             "notices": {role: notice.message for role, notice in companion.notices.items()},
@@ -156,7 +163,8 @@ class TableView:
         status = self.companion.controller.screens().get(self.companion.status_role)
         match status:
             case ArcanaStatusScreen(turn=turn, prompt=prompt) if turn:
-                return f"{turn} to play. {prompt}." if prompt else f"{turn} to play."
+                said = say("status.to_play", name=turn)
+                return f"{said}. {prompt}." if prompt else f"{said}."
             case ArcanaStatusScreen(prompt=prompt):
                 return f"{prompt}." if prompt else ""
             case PromptScreen(text=text, title=title):
@@ -168,7 +176,7 @@ class TableView:
         """How the page names each pad, as the OLEDs do: "Stake 1".."Free trade", or the
         profile's "Seat N" (Res Arcana)."""
         if game == "res-arcana":
-            return {role: f"Seat {i + 1}" for i, role in enumerate(self.games.seats)}
+            return {role: say("seating.seat", n=i + 1) for i, role in enumerate(self.games.seats)}
         if game == "arcana" and state is not None:
             from firmware.controllers.arcana.seating import stake_label
 

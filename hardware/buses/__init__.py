@@ -21,73 +21,22 @@ whose message is the fix (`sudo raspi-config nonint do_spi 0`).
 from __future__ import annotations
 
 import os
-from abc import ABC, abstractmethod
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from hardware.display.screen import Display
-    from hardware.display.spec import DisplaySpec
-    from hardware.profile.specs import MuxSpec, ReaderSpec
+from hardware.buses.base import KINDS, Buses, BusUnavailable, ReaderWires, i2c_route
+
+__all__ = [
+    "BUSES_ENV",
+    "KINDS",
+    "BusUnavailable",
+    "Buses",
+    "ReaderWires",
+    "buses_kind",
+    "i2c_route",
+    "open_buses",
+]
 
 BUSES_ENV = "ARCANA_TABLE_BUSES"
-KINDS = ("real", "emulated")
-
-
-class BusUnavailable(OSError):
-    """A bus or device node the profile needs does not exist; the message says how to fix it."""
-
-
-@dataclass
-class ReaderWires:
-    """What one PN532 is wired to: a busio-like I2C or SPI bus (or a serial port), and the
-    DigitalInOut-like lines. `channel` is a TCA9548A channel that our code switches."""
-
-    bus: Any
-    cs: Any = None
-    irq: Any = None
-    reset: Any = None
-    req: Any = None
-    channel: int | None = None
-    mux_address: int = 0x70
-
-
-class Buses(ABC):
-    """The buses and pins of one table; `close()` releases what the factory opened."""
-
-    kind: str = ""
-    pin_factory: Any = None  # gpiozero's pin factory; None: gpiozero's default
-
-    @abstractmethod
-    def reader_wires(self, spec: ReaderSpec, mux: MuxSpec | None) -> ReaderWires:
-        """The bus and lines of one reader; a chip-select comes back claimed and high."""
-
-    @abstractmethod
-    def display(self, spec: DisplaySpec, clock: Callable[[], float]) -> Display:
-        """A `Display` for `spec` (an absent display is a failing one, not an error)."""
-
-    @abstractmethod
-    def mux_channel_bus(self, mux: MuxSpec, channel: int) -> int:
-        """The `/dev/i2c-N` number of a kernel-driven multiplexer channel."""
-
-    @abstractmethod
-    def close(self) -> None:
-        """Release the buses; safe to call twice."""
-
-    @property
-    def emulated(self) -> bool:
-        return self.kind == "emulated"
-
-
-def i2c_route(spec: ReaderSpec, mux: MuxSpec | None, buses: Buses) -> tuple[int, int | None]:
-    """(bus number to open, channel our code selects) of an I2C reader: a channel of a
-    kernel-driven multiplexer is its own bus, whose number the factory finds."""
-    if spec.mux_channel is None or mux is None:
-        return spec.bus, None
-    if mux.kernel:
-        return buses.mux_channel_bus(mux, spec.mux_channel), None
-    return spec.bus, spec.mux_channel
 
 
 def buses_kind(kind: str | None = None, profile_choice: str | None = None) -> str:
@@ -103,9 +52,7 @@ def buses_kind(kind: str | None = None, profile_choice: str | None = None) -> st
     return chosen
 
 
-def open_buses(
-    kind: str | None = None, profile_choice: str | None = None, **options: Any
-) -> Buses:
+def open_buses(kind: str | None = None, profile_choice: str | None = None, **options: Any) -> Buses:
     """The bus factory named `kind` ("real" or "emulated"; None: see `buses_kind`)."""
     if buses_kind(kind, profile_choice) == "emulated":
         from hardware.buses.emulated import EmulatedBuses

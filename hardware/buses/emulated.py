@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hardware.buses import Buses, ReaderWires, i2c_route
+from hardware.buses.base import Buses, ReaderWires, i2c_route
 from hardware.display import Display, EmulatedWiring, open_display
 from hardware.display.spec import DisplaySpec
 from hardware.profile.specs import MuxSpec, ReaderSpec
@@ -107,4 +107,3 @@ class EmulatedBuses(Buses):
             return
         self.closed = True
         self.pin_factory.close()
-

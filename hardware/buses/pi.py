@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hardware.buses import Buses, BusUnavailable, ReaderWires, i2c_route
+from hardware.buses.base import Buses, BusUnavailable, ReaderWires, i2c_route
 from hardware.buses.fixes import REBOOT, i2c_off, spi_off, uart_off
 from hardware.display.spec import DisplaySpec
 from hardware.profile.specs import MuxSpec, ReaderSpec

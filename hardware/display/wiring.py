@@ -20,9 +20,10 @@ from hardware.display.chip import OledChip
 from hardware.display.devices import DRIVERS
 from hardware.display.screen import Display
 from hardware.display.spec import DisplaySpec
+from hardware.errors import HardwareError
 
 
-class DisplayWiringError(luma.core.error.DeviceNotFoundError):
+class DisplayWiringError(HardwareError, luma.core.error.DeviceNotFoundError):
     """A display cannot be opened as described; the message says what to check.
 
     A luma error, so a `Display` marks itself failing (and retries) instead of crashing.

@@ -28,6 +28,8 @@ from adafruit_pn532.i2c import PN532_I2C
 from adafruit_pn532.spi import PN532_SPI, reverse_bit
 from adafruit_pn532.uart import PN532_UART
 
+from hardware.errors import HardwareError
+
 CMD_SAM_CONFIGURATION = 0x14
 CMD_GET_FIRMWARE_VERSION = 0x02
 IRQ_POLL_S = 0.0002  # a look at the IRQ pin costs microseconds and sends nothing
@@ -38,7 +40,7 @@ HEAD_LENGTH = 5  # a response's 00 00 FF LEN LCS
 START_CODE = b"\x00\xff"
 
 
-class IrqStuckHigh(RuntimeError):
+class IrqStuckHigh(HardwareError, RuntimeError):
     """The PN532 has a frame ready (its status byte says so) but its IRQ line reads high."""
 
 

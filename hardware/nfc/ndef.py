@@ -12,6 +12,8 @@ Decoding never raises anything but `NdefError`, whose message says what is wrong
 
 from __future__ import annotations
 
+from hardware.errors import HardwareError
+
 CC_MAGIC = 0xE1
 NDEF_TLV = 0x03
 NULL_TLV = 0x00
@@ -20,7 +22,7 @@ TEXT_TYPE = b"T"
 MAX_CARD_ID_BYTES = 96
 
 
-class NdefError(ValueError):
+class NdefError(HardwareError, ValueError):
     """Tag data that is not a well-formed card id; the message says why."""
 
 

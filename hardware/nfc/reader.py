@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 from adafruit_pn532.adafruit_pn532 import BusyError
 
+from hardware.errors import HardwareError
 from hardware.nfc import ndef
 from hardware.nfc.driver import (
     HostClock,
@@ -60,7 +61,7 @@ ABSENT_ERRNOS = {errno.EREMOTEIO, errno.ENXIO, errno.ENODEV}
 FAULT_KINDS = ("unplugged", "no_answer", "nak", "checksum", "busy", "io", "protocol", "irq")
 
 
-class ReaderFault(Exception):
+class ReaderFault(HardwareError):
     """The reader or its bus failed; `kind` is one of FAULT_KINDS."""
 
     def __init__(self, kind: str, message: str) -> None:
@@ -68,7 +69,7 @@ class ReaderFault(Exception):
         self.kind = kind
 
 
-class TagError(Exception):
+class TagError(HardwareError):
     """A tag could not give or take a card id; the message says why."""
 
 

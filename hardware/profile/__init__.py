@@ -8,7 +8,8 @@ one address, bad values). The format is described in docs/hardware.md.
 The package, along its seams: `specs` (the checked values: `Profile`, `ReaderSpec`, ...),
 `loading` (by name or path, `parse_profile`), `lines` (TOML text and where its lines are),
 `values` (typed values with their lines), `checker` (the rules of a table), `messages`
-(`ProfileError` and its phrases). The Pi header's pins come from `hardware.header`.
+(`ProfileError` and its phrases), `web` (the `[web]` section). The Pi header's pins come
+from `hardware.header`.
 """
 
 from hardware.header import GPIO_PINS, I2C_PINS, SPI_CE_PINS, SPI_PINS, UART_PINS
@@ -17,6 +18,7 @@ from hardware.profile.messages import ProfileError
 from hardware.profile.specs import (
     BUTTON_ROLES,
     DISPLAY_ROLES,
+    LANGUAGES,
     MIN_SEATS,
     PAD_ROLES,
     SEATS,
@@ -35,6 +37,7 @@ __all__ = [
     "GPIO_PINS",
     "I2C_PINS",
     "KEYS",
+    "LANGUAGES",
     "MIN_SEATS",
     "PAD_ROLES",
     "PROFILES",

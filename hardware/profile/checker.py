@@ -7,13 +7,14 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from hardware.buses import KINDS
+from hardware.buses.base import KINDS
 from hardware.display.spec import SPI_CLOCKS_HZ, DisplaySpec
 from hardware.header import I2C_PINS, SPI_CE_PINS, SPI_PINS, UART_PINS
 from hardware.profile.messages import expected
 from hardware.profile.specs import (
     BUTTON_ROLES,
     DISPLAY_ROLES,
+    LANGUAGES,
     MIN_SEATS,
     PAD_ROLES,
     SEATS,
@@ -25,7 +26,7 @@ from hardware.profile.specs import (
     ReaderSpec,
 )
 from hardware.profile.values import KEYS, SECTIONS, Values
-from hardware.profile_web import check_web
+from hardware.profile.web import check_web
 
 
 class Checker(Values):
@@ -44,6 +45,7 @@ class Checker(Values):
             absence_s=self.value("table", 0, table, "absence_s", float, 0.3, low=0.0, high=10.0),
             one_field_at_a_time=self.value("table", 0, table, "one_field_at_a_time", bool, True),
             buses=self.value("table", 0, table, "buses", str, None, choices=KINDS),
+            language=self.value("table", 0, table, "language", str, "en", choices=LANGUAGES),
         )
         self.hold_s = self.value("table", 0, table, "hold_s", float, 1.0, low=0.05, high=10.0)
         self.mux = self.check_mux()

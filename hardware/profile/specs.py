@@ -6,13 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hardware.display.spec import DisplaySpec
-from hardware.profile_web import WebSpec
+from hardware.profile.web import WebSpec
 
 PAD_ROLES = (*(f"stake-{n}" for n in range(5)), *(f"seat-{n}" for n in range(4)), "main")
 DISPLAY_ROLES = (*PAD_ROLES, "status")
 BUTTON_ROLES = ("undo", "select", "ok", "pass", "back", "menu")
 SEATS = range(1, 5)  # Res Arcana's seats 1..4: `seat = N` on a pad's [[readers]] entry
 MIN_SEATS = 2
+# The languages the screens have catalogs for (firmware/language/*.toml; hardware/ does not
+# import firmware/, tests/firmware/test_language.py keeps the two lists in step).
+LANGUAGES = ("en", "de", "fa")
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,7 @@ class Profile:
     absence_s: float = 0.3
     one_field_at_a_time: bool = True
     description: str = ""
+    language: str = "en"  # the screens' first language (firmware/language/ has its catalogs)
     readers: tuple[ReaderSpec, ...] = ()
     displays: tuple[DisplaySpec, ...] = ()
     buttons: tuple[ButtonSpec, ...] = ()
@@ -106,7 +110,7 @@ class Profile:
     encoder: EncoderSpec | None = None
     mux: MuxSpec | None = None
     seats: tuple[str, ...] = ()
-    web: WebSpec = field(default_factory=WebSpec)  # [web]: hardware/profile_web.py
+    web: WebSpec = field(default_factory=WebSpec)  # [web]: hardware/profile/web.py
     display_lines: dict[str, int] = field(default_factory=dict, compare=False)
 
     def missing(self) -> list[str]:

@@ -11,11 +11,13 @@ from hardware.header import GPIO_PINS
 from hardware.profile.lines import Lines
 from hardware.profile.messages import KIND_WORDS, expected, shown
 from hardware.profile.specs import MuxSpec
-from hardware.profile_web import WEB_KEYS
+from hardware.profile.web import WEB_KEYS
 
 SECTIONS = {"table", "mux", "readers", "displays", "buttons", "buzzer", "encoder", "web"}
 KEYS = {
-    "table": {"name", "absence_s", "one_field_at_a_time", "hold_s", "description", "buses"},
+    "table": {
+        "name", "absence_s", "one_field_at_a_time", "hold_s", "description", "buses", "language"
+    },
     "mux": {"bus", "address", "kernel", "kernel_buses"},
     "readers": {
         "role",
@@ -51,7 +53,7 @@ KEYS = {
     "buttons": {"role", "pin", "pull_up", "hold_s"},
     "buzzer": {"pin", "active_high"},
     "encoder": {"a", "b"},
-    "web": WEB_KEYS,  # hardware/profile_web.py
+    "web": WEB_KEYS,  # hardware/profile/web.py
 }
 
 

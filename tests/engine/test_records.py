@@ -142,3 +142,128 @@ def test_replay_command_reports_an_unreadable_file(tmp_path):
     done = run_replay(tmp_path / "missing.jsonl")
     assert (done.returncode, done.stdout) == (2, "")
     assert "cannot read" in done.stderr
+
+
+def test_an_empty_record_is_line_1_with_the_reason():
+    with pytest.raises(RecordError) as err:
+        load(["", " \t\r"])
+    assert (err.value.line, str(err.value)) == (
+        1,
+        "line 1: the record is empty; line 1 must be a header",
+    )
+
+
+def test_a_refusal_without_a_line_is_the_reason_alone():
+    assert str(RecordError("a reason")) == "a reason"
+    assert str(RecordError("a reason").at(4)) == "line 4: a reason"
+
+
+def test_a_record_as_text_or_bytes_replays_like_its_lines(counting):
+    step = '{"action": "step", "by": %d}'
+    text = "\n".join(lines(step % 1, step % 2, step % 2)) + "\n"
+    for record in (text, text.encode()):
+        _, state, actions = load(record)
+        assert (state, actions) == (5, [1, 2, 2])
+
+
+def test_only_json_whitespace_makes_a_line_blank(counting):
+    # U+2028 and form feed are whitespace to Python, not to JSON: such a line is a bad line.
+    for blank in ("\u2028", "\x0c"):
+        with pytest.raises(RecordError) as err:
+            load(lines(blank))
+        assert str(err.value).startswith("line 2: not valid JSON")
+
+
+def test_rules_for_names_the_known_games():
+    from engine import arcana, resarcana
+
+    assert records.rules_for("arcana") is arcana.RULES
+    assert records.rules_for("res-arcana") is resarcana.RULES
+    with pytest.raises(RecordError) as err:
+        records.rules_for("chess")
+    assert str(err.value) == 'unknown game \'chess\' (known: "res-arcana", "arcana")'
+
+
+def test_a_shown_value_is_cut_to_40_characters():
+    assert records.shown("x" * 38) == repr("x" * 38)  # 40 characters: as it is
+    assert records.shown("x" * 39) == "'" + "x" * 36 + "..."  # 41: cut to 40
+    assert len(records.shown(list(range(100)))) == 40
+
+
+def test_a_long_unsupported_version_is_shown_cut_as_the_line_writes_it():
+    version = "é" * 50
+    first = json.dumps({"format": FORMAT, "version": version, "game": "arcana", "setup": {}})
+    with pytest.raises(RecordError) as err:
+        load([first])
+    assert str(err.value) == f'line 1: unsupported record version "{"é" * 36}... (expected 1)'
+
+
+@pytest.mark.parametrize(
+    ("first", "reason"),
+    [
+        (
+            json.dumps({"format": FORMAT, "version": 1, "game": 7, "setup": {}}),
+            'the header needs "game": "res-arcana" or "arcana"',
+        ),
+        (
+            json.dumps({"format": FORMAT, "version": 1, "game": "arcana", "setup": []}),
+            'the header needs a "setup" object',
+        ),
+    ],
+)
+def test_a_header_without_a_game_or_setup_says_what_it_needs(first, reason):
+    with pytest.raises(RecordError) as err:
+        load([first])
+    assert str(err.value) == f"line 1: {reason}"
+
+
+def test_a_line_must_be_an_object_says_so():
+    with pytest.raises(RecordError) as err:
+        parse_line("[1]")
+    assert str(err.value) == "expected a JSON object"
+
+
+def test_nesting_is_counted_from_the_line_itself_up_to_32_levels():
+    def nested(levels: int) -> str:  # the object is level 1
+        return '{"x": ' + "[" * (levels - 1) + "]" * (levels - 1) + "}"
+
+    assert parse_line(nested(32)) == json.loads(nested(32))
+    with pytest.raises(RecordError) as err:
+        parse_line(nested(33))
+    assert str(err.value) == "nested deeper than 32 levels"
+
+
+def test_every_value_of_a_line_is_checked_not_only_the_last():
+    deep = "[" * 40 + "]" * 40
+    with pytest.raises(RecordError, match="nested deeper than 32 levels"):
+        parse_line('{"deep": ' + deep + ', "after": 1, "name": "Zoë"}')
+    with pytest.raises(RecordError, match="lone surrogate"):
+        parse_line('{"bad": "\\ud800", "after": "Zoë", "n": 1}')
+
+
+def test_a_lone_surrogate_is_named_by_its_code_point():
+    with pytest.raises(RecordError) as err:
+        parse_line('{"name": "Zo\\udfffë"}')
+    assert str(err.value) == "a string holds a lone surrogate (\\udfff)"
+    assert parse_line('{"name": "Zoë \\ud83d\\ude00"}') == {"name": "Zoë \U0001f600"}
+
+
+def test_numbers_of_up_to_15_digits_are_kept():
+    assert parse_line('{"n": 999999999999999, "m": -999999999999999}') == {
+        "n": 999_999_999_999_999,
+        "m": -999_999_999_999_999,
+    }
+    with pytest.raises(RecordError) as err:
+        parse_line('{"n": 1000000000000000}')
+    assert str(err.value) == "a number of 16 digits (at most 15 in a record)"
+    for constant in ("Infinity", "-Infinity"):
+        with pytest.raises(RecordError, match=f"^{constant} is not a JSON number"):
+            parse_line('{"n": ' + constant + "}")
+
+
+def test_dumps_writes_letters_as_they_are():
+    text = dumps("arcana", {"players": ["Zoë"]}, [{"player": 0, "note": "é"}])
+    assert text == (
+        '{"format": "arcana-table/record", "version": 1, "game": "arcana", '
+        '"setup": {"players": ["Zoë"]}}\n{"player": 0, "note": "é"}\n'
+    )

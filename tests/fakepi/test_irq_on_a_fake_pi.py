@@ -9,7 +9,9 @@ import re
 
 import pytest
 
-from firmware.games import GameShelf
+from firmware.drawing import trouble_screen
+from firmware.events import Device
+from firmware.screens import render
 from hardware.profile import load_profile
 
 pytestmark = pytest.mark.fakepi
@@ -94,7 +96,8 @@ def test_the_table_running_shows_a_stray_irq_wire_as_trouble_and_logs_why(
     path = str(profile_file("full-table"))
     spec = load_profile(path)
     display = next(d for d in spec.displays if d.role == "stake-2")
-    trouble = GameShelf().trouble("Reader stake-2 check IRQ wire", (display.width, display.height))
+    size = (display.width, display.height)
+    trouble = render(trouble_screen(Device("reader", "stake-2"), "check IRQ wire"), size)
     pi = fake_pi("pi5", "full-table", irq_wires={"stake-2": STRAY_PIN})
     table = pi.start("run", "--profile", path)
     try:

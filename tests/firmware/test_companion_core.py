@@ -18,6 +18,8 @@ from firmware.screens import (
 from firmware.tabletop import EmulatedTable, uid_for
 from hardware.nfc.tags import Ntag
 
+GAME_CHOICES = ("Arcana", "Res Arcana", "Enroll cards", "Language: English")
+
 
 @pytest.fixture
 def top(tmp_path):
@@ -32,12 +34,12 @@ def same(a, b) -> bool:
 def test_the_status_screen_asks_for_the_game(top):
     assert same(
         top.screens()["status"],
-        render(ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards"))),
+        render(ChoiceScreen("Which game?", GAME_CHOICES)),
     )
 
 
 def test_select_moves_the_choice_and_ok_picks_the_variant(top):
-    for _ in range(3):  # round the three choices, back to Arcana
+    for _ in range(4):  # round the three games and the language line, back to Arcana
         top.press("select")
     top.press("ok")
     expected = render(ChoiceScreen("Arcana: variant?", ("Basic game", "Advanced game"), 0))
@@ -164,7 +166,7 @@ def test_holding_ok_after_the_ranking_sets_up_the_next_game(tmp_path):
                 top.perform(step)
         top.press("ok", held=True)
         assert top.companion.game_id is None
-        choice = render(ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards")))
+        choice = render(ChoiceScreen("Which game?", GAME_CHOICES))
         assert same(top.screens()["status"], choice)
         assert top.journal.games()[0].result["finished"]
 
@@ -184,7 +186,7 @@ def test_a_journalled_game_that_no_longer_replays_is_set_aside(tmp_path):
         [aside] = top.journal.set_aside()  # ... and listed with its reason
         assert aside.what == f"game {game}" and aside.reason.startswith(f"game {game} no longer")
         assert top.companion.set_asides == [f"{aside.reason}; set aside."]
-        choice = render(ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards")))
+        choice = render(ChoiceScreen("Which game?", GAME_CHOICES))
         assert not same(top.screens()["status"], choice)  # the notice says why first
         top.wait(5)
         assert same(top.screens()["status"], choice)

@@ -20,7 +20,9 @@ from firmware.screens import ChoiceScreen, RefusalScreen, render
 from firmware.tabletop import EmulatedTable
 from hardware.nfc.tags import Ntag
 
-CHOOSER = ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards"))
+GAME_CHOICES = ("Arcana", "Res Arcana", "Enroll cards", "Language: English")
+
+CHOOSER = ChoiceScreen("Which game?", GAME_CHOICES)
 CHOOSE_FIRST = RefusalScreen("Choose the game first: Select, then OK")
 
 

@@ -8,6 +8,8 @@ from firmware.games import GameShelf
 from firmware.screens import ChoiceScreen, RefusalScreen, render
 from firmware.tabletop import EmulatedTable
 
+GAME_CHOICES = ("Arcana", "Res Arcana", "Enroll cards", "Language: English")
+
 
 def same(a, b) -> bool:
     return a.convert("1").tobytes() == b.convert("1").tobytes()
@@ -21,7 +23,7 @@ def move_to(top: EmulatedTable, role: str) -> None:
 def test_a_res_arcana_game_on_one_pad(tmp_path):
     with EmulatedTable(tmp_path, GameShelf(), profile="minimal") as top:
         assert set(top.screens()) == {"main"}
-        choice = render(ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards")))
+        choice = render(ChoiceScreen("Which game?", GAME_CHOICES))
         assert same(top.screens()["main"], choice)
         bot = Bot(5, 2)
         for step in [*bot.setup_steps()]:
@@ -75,7 +77,7 @@ def test_a_128x32_screen_gets_its_own_layout(tmp_path):
     with EmulatedTable(tmp_path, GameShelf(), profile=profile) as top:
         frame = top.screens()["main"]
         assert frame.size == (128, 32)
-        choice = ChoiceScreen("Which game?", ("Arcana", "Res Arcana", "Enroll cards"))
+        choice = ChoiceScreen("Which game?", GAME_CHOICES)
         assert same(frame, render(choice, (128, 32)))
         top.tap("main", "seer_orb")  # a refusal, drawn for 128x32 too
         refusal = render(RefusalScreen("Choose the game first: Select, then OK"), (128, 32))

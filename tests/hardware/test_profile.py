@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -15,12 +17,39 @@ def problems(text: str) -> list[str]:
     return str(raised.value).splitlines()
 
 
-def test_the_shipped_profiles_load_by_name_and_match_the_repository_copies(repo_root):
+def test_the_shipped_profiles_load_by_name_and_by_path(repo_root):
     assert profile_names() == ["full-table", "minimal"]
     for name in profile_names():
         shipped = repo_root / "hardware" / "profiles" / f"{name}.toml"
-        assert (repo_root / "profiles" / f"{name}.toml").read_text() == shipped.read_text()
-        assert load_profile(repo_root / "profiles" / f"{name}.toml") == load_profile(name)
+        assert load_profile(shipped) == load_profile(name)
+
+
+# A profile path in the docs: `hardware/profiles/minimal.toml`, `~/arcana-table/...`,
+# `tests/fakepi/profiles/x.toml`; the path is read from the repository's root.
+DOC_PROFILE_PATH = re.compile(r"(?:~/arcana-table/)?((?:[\w.-]+/)*profiles/[\w.-]+\.toml)")
+
+
+def doc_files(repo_root: Path) -> list[Path]:
+    return [
+        repo_root / "README.md",
+        repo_root / "CONTRIBUTING.md",
+        *sorted((repo_root / "docs").glob("*.md")),
+        *sorted((repo_root / "systemd").glob("*.md")),
+    ]
+
+
+def test_every_profile_path_the_docs_name_exists_and_loads(repo_root):
+    named: dict[str, str] = {}
+    for doc in doc_files(repo_root):
+        for path in DOC_PROFILE_PATH.findall(doc.read_text(encoding="utf-8")):
+            named.setdefault(path, doc.relative_to(repo_root).as_posix())
+    assert "hardware/profiles/full-table.toml" in named  # the pattern finds the shipped ones
+    missing = sorted(
+        f"{path} (in {doc})" for path, doc in named.items() if not (repo_root / path).is_file()
+    )
+    assert missing == [], "these profile paths named in the docs do not exist"
+    for path in named:
+        load_profile(repo_root / path)
 
 
 def test_the_full_table_has_five_pads_six_screens_three_buttons_and_a_buzzer():

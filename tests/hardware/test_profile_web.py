@@ -1,11 +1,11 @@
-"""A profile's [web] section (hardware/profile_web.py): off by default, checked like the rest."""
+"""A profile's [web] section (hardware/profile/web.py): off by default, checked like the rest."""
 
 from __future__ import annotations
 
 import pytest
 
 from hardware.profile import ProfileError, load_profile, parse_profile
-from hardware.profile_web import WebSpec
+from hardware.profile.web import WebSpec
 
 
 def test_shipped_profiles_serve_no_web_app() -> None:

@@ -14,6 +14,7 @@ from PIL import Image
 
 from firmware.controllers import arcana, resarcana
 from firmware.controllers.chooser import GAMES
+from firmware.language import text
 from firmware.screens import ChoiceScreen, RefusalScreen, render
 from firmware.steps import Step
 
@@ -66,8 +67,9 @@ def test_a_new_table_shows_the_choice_of_game(sim):
     assert "status" in state["table"]["displays"]
     code, data = sim.client.get("/api/screens/status.png?scale=1")
     assert code == 200
-    labels = tuple(label for _, label in GAMES)
+    labels = (*(text(key) for _, key in GAMES), "Language: English")
     assert same(png(data), render(ChoiceScreen("Which game?", labels)))
+    assert (state["table"]["language"], state["table"]["direction"]) == ("en", "ltr")
 
 
 def test_a_screen_png_is_the_drivers_exact_frame_scaled_by_whole_pixels(sim):
@@ -404,3 +406,39 @@ def test_a_minimal_tables_one_pad_seats_the_players_role_by_role(make_sim):
     assert [p["pad"] for p in state["players"]] == ["stake-0", "stake-1"]
     pads = {pad for card in state["hand"]["cards"] for pad in card["pads"]}
     assert pads == {f"stake-{current}"}
+
+
+def test_a_german_arcana_game_through_the_api_says_everything_in_german(sim):
+    from firmware.controllers import arcana
+    from firmware.language import using
+
+    perform(sim.client, [Step.press("select")] * 3 + [Step.press("ok"), Step.press("select")])
+    _, state = sim.client.get("/api/state")
+    assert (state["table"]["language"], state["table"]["direction"]) == ("de", "ltr")
+    _, data = sim.client.get("/api/screens/status.png?scale=1")
+    german = ("Arcana", "Res Arcana", "Karten anlernen", "Sprache: Deutsch")
+    assert same(png(data), render(ChoiceScreen("Welches Spiel?", german), language="de"))
+    bot = arcana.Bot(14, 2)
+    perform(sim.client, bot.setup_steps())
+    _, state = sim.client.get("/api/state")
+    assert state["prompt"].endswith("Karte ausspielen.")  # the page's line from the screen
+    assert state["pad_labels"]["stake-4"] == "Freihandelszone"
+    # an agent of the guild not to act, out of turn: the engine's refusal in German, by code
+    view = state["view"]
+    other = 1 - view["pending"]["player"]
+    controller = sim.table.top.companion.controller
+    agent = next(
+        c
+        for c in sim.table.games.catalog.guild_cards(controller.state.guilds[other])
+        if c.kind == "agent"
+    )
+    code, _ = sim.client.post("/api/tap", {"pad": "stake-1", "card": agent.id})
+    assert code == 409  # refused: nothing played, the sentence on the pad's screen
+    _, state = sim.client.get("/api/state")
+    assert state["notices"]["stake-1"] == "Du bist nicht am Zug"
+    _, data = sim.client.get("/api/screens/stake-1.png?scale=1")
+    assert same(png(data), render(RefusalScreen("Du bist nicht am Zug")))
+    with using("de"):
+        status_screen = controller.screens()["status"]
+    _, data = sim.client.get("/api/screens/status.png?scale=1")
+    assert same(png(data), render(status_screen, language="de"))

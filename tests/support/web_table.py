@@ -33,7 +33,7 @@ from firmware.web.pairing import Pairing, Role
 from firmware.web.serve import start, status_role
 from hardware.display.pages import pages_to_image
 from hardware.profile import load_profile
-from hardware.profile_web import WebSpec
+from hardware.profile.web import WebSpec
 from hardware.table import build_table
 
 DEBIAN_PACKAGES = ("zbar-tools",)

@@ -24,6 +24,8 @@ from engine.protocol import BAD_PARAMS, Rejection
 from firmware.controllers.arcana import screens
 from firmware.controllers.arcana.screens import Prompt, table_screens
 from firmware.controllers.base import Ask, Controller, Play, Refuse, Reply
+from firmware.language import local_name, refusal
+from firmware.language import text as tr
 from firmware.screens import BribeScreen, Screen, StruggleScreen
 
 
@@ -41,10 +43,10 @@ class LocationPrompt:
     def step(self) -> str:
         """What the table is asked for next, in a few words (the status prompt)."""
         if self.effect == "swap_stakes":
-            return "Swap: tap the 1st stake" if self.first is None else "Swap: tap the 2nd stake"
+            return tr("status.swap_first" if self.first is None else "status.swap_second")
         if self.agent is None:
-            return "Move: tap your agent"
-        return "Move: tap new stake"
+            return tr("status.move_agent")
+        return tr("status.move_stake")
 
 
 class ArcanaController(Controller):
@@ -93,13 +95,13 @@ class ArcanaController(Controller):
     def tap(self, pad: str, card: str) -> Reply:
         """A card on a pad: a reveal, a militia, a turn, or a location's parameter."""
         if self.is_over():
-            return Refuse("The game is over", pad)
+            return Refuse(tr("table.game_over"), pad)
         stake = self._stake(pad)
         if self.location is not None:
             return self._location_step(self.location, stake, card, pad)
         found = self.state.catalog.cards.get(card)
         if found is None:
-            return Refuse("Not an Arcana card", pad)
+            return Refuse(tr("seating.not_arcana"), pad)
         if found.kind == "game_end" or (found.is_market and card not in self.state.seen):
             if stake is None:
                 return Refuse(self._no_stake(), pad)
@@ -111,9 +113,9 @@ class ArcanaController(Controller):
             player = waiting.player if waiting.player is not None else 0
             return Play(Action("militia", player, card, stake))
         if found.kind == "task":
-            return Refuse("Tasks stay secret in your hand", pad)
+            return Refuse(tr("table.tasks_secret"), pad)
         if found.kind == "base":
-            return Refuse("The base stays in front of you", pad)
+            return Refuse(tr("table.base_stays"), pad)
         owner = self._owner(card)
         if owner is None:
             return Refuse(self._nobodys(card), pad)
@@ -133,7 +135,7 @@ class ArcanaController(Controller):
         return None
 
     def _no_stake(self) -> str:
-        return f"No stake on this pad with {self.state.players} players"
+        return tr("seating.no_stake_on_pad", players=self.state.players)
 
     def _owner(self, card: str) -> int | None:
         """The player a playable card belongs to: in possession or on a stake."""
@@ -150,11 +152,12 @@ class ArcanaController(Controller):
         name = self.state.catalog.card_name(card)
         for i, stake in enumerate(self.state.stakes):
             if stake.market == card:
-                return f"{name} is the market card of stake {i + 1}"
+                return tr("table.market_card_of", card=name, n=i + 1)
         for player, under in enumerate(self.state.under_base):
             if card in under:
-                return f"{name} is under the {self.state.names[player]} base for good"
-        return f"{name} belongs to no player here"
+                guild = local_name(self.state.names[player])
+                return tr("table.under_base_for_good", card=name, name=guild)
+        return tr("table.nobodys", card=name)
 
     # -- locations ------------------------------------------------------------------------
     def _location_start(self, player: int, card: str, pad: str) -> Reply:
@@ -165,15 +168,15 @@ class ArcanaController(Controller):
         if not isinstance(outcome, Rejection):
             return Play(bare)
         if outcome.code != BAD_PARAMS:
-            return Refuse(outcome.message, pad)
+            return Refuse(refusal(outcome.code, outcome.message), pad)
         effect = self.state.catalog.cards[card].effect or "none"
         possible = any(
             a.kind == "location" and a.card == card for a in RULES.legal_actions(self.state)
         )
         if not possible:
             if effect == "swap_stakes":
-                return Refuse("Swapping needs two stakes with a market card", pad)
-            return Refuse("None of your agents is on a stake with somewhere to go", pad)
+                return Refuse(tr("table.swap_needs_two"), pad)
+            return Refuse(tr("table.nothing_to_move"), pad)
         self.location = LocationPrompt(player, card, effect)
         self.discarding = False
         return Ask()
@@ -186,17 +189,17 @@ class ArcanaController(Controller):
         if stake is None:
             return Refuse(self._no_stake(), pad)
         if self.state.stakes[stake].market is None:
-            return Refuse(f"Stake {stake + 1} shows no market card", pad)
+            return Refuse(tr("table.no_market_card", n=stake + 1), pad)
         if prompt.effect == "swap_stakes":
             if prompt.first is None:
                 prompt.first = stake
                 return Ask()
             if prompt.first == stake:
-                return Refuse("Swapping needs two different stakes", pad)
+                return Refuse(tr("table.swap_two_different"), pad)
             params: tuple[tuple[str, int | str], ...] = (("a", prompt.first), ("b", stake))
         else:
             if prompt.origin == stake:
-                return Refuse(f"That agent is already on stake {stake + 1}", pad)
+                return Refuse(tr("table.already_on_stake", n=stake + 1), pad)
             assert prompt.agent is not None
             params = (("card", prompt.agent), ("to", stake))
         return Play(Action("location", prompt.player, prompt.card, None, params))
@@ -206,10 +209,10 @@ class ArcanaController(Controller):
         for i, stake in enumerate(self.state.stakes):
             if any(c == card for c, _ in stake.agents[prompt.player]):
                 if catalog.kind(card) == "militia":
-                    return Refuse("Militia cannot be moved", pad)
+                    return Refuse(tr("table.militia_stays"), pad)
                 prompt.agent, prompt.origin = card, i
                 return Ask()
-        return Refuse(f"{catalog.card_name(card)} is not one of your agents on a stake", pad)
+        return Refuse(tr("table.not_your_agent", card=catalog.card_name(card)), pad)
 
     # -- buttons --------------------------------------------------------------------------
     def press(self, button: str, held: bool) -> Reply:
@@ -234,14 +237,14 @@ class ArcanaController(Controller):
             self.declined.add(question)
             return Ask()
         if self.location is not None:
-            return Refuse("Finish the location, or Undo to cancel it", self.status_role)
+            return Refuse(tr("table.finish_location"), self.status_role)
         waiting = pending(self.state)
         if waiting.kind == "reveal":
-            return Refuse(f"Tap the new card on stake {waiting.stake + 1} first", self.status_role)
+            return Refuse(tr("table.reveal_first", n=waiting.stake + 1), self.status_role)
         if waiting.kind == "militia":
             assert waiting.player is not None
-            name = self.state.names[waiting.player]
-            return Refuse(f"{name}: tap the militia on a stake first", self.status_role)
+            name = local_name(self.state.names[waiting.player])
+            return Refuse(tr("table.militia_first", name=name), self.status_role)
         self.discarding = not self.discarding
         return Ask()
 

@@ -3,7 +3,8 @@
     prompt = Prompt(step="Swap: tap the 2nd stake")   # the controller builds it
     status(state, prompt), stake(state, prompt, 2)      # -> screen models
 
-Face-down agents are only ever counted ("+1 hidden"), kept tasks are never named.
+Face-down agents are only ever counted ("+1 hidden"), kept tasks are never named. The words
+are the current language's (`firmware.language`); the sample catalogs' guild names too.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from engine.arcana.events import Bribed, StakeEvaluated
 from engine.arcana.scoring import fulfilled_tasks, owned, totals
 from engine.arcana.state import controllers
 from firmware.controllers.arcana.seating import stake_label
+from firmware.language import local_name
+from firmware.language import text as tr
 from firmware.screens import (
     ArcanaStatusScreen,
     Arcanum,
@@ -59,7 +62,7 @@ class Prompt:
 def stake(state: State, prompt: Prompt, index: int) -> Screen:
     """A pad's screen: the last result there, else the stake (or an empty one)."""
     if index >= len(state.stakes):
-        return PromptScreen(f"No stake here with {state.players} players", icon=PromptIcon.NONE)
+        return PromptScreen(tr("stake.none_here", players=state.players), icon=PromptIcon.NONE)
     results = dict(prompt.results)
     if index in results:
         return results[index]
@@ -75,7 +78,7 @@ def stake(state: State, prompt: Prompt, index: int) -> Screen:
     for player, side in enumerate(here.agents):
         if side or player in control:  # a controller's side shows, agents or not
             values = [(state.catalog.cards[c].value(card.main), not down) for c, down in side]
-            sides.append(guild_at_stake(state.names[player], values, player in control))
+            sides.append(guild_at_stake(_name(state, player), values, player in control))
     return StakeScreen(card.name, Arcanum(card.main), card.threshold, tuple(sides), stake=label)
 
 
@@ -98,39 +101,39 @@ def status(state: State, prompt: Prompt) -> Screen:
         player, card = prompt.question
         name = state.catalog.card_name(card)
         return PromptScreen(
-            f"{state.names[player]}: {name}\nOK: yes  Select: no",
-            title="Under the base?",
+            tr("status.under_base", name=_name(state, player), card=name),
+            title=tr("status.under_base_title"),
             icon=PromptIcon.NONE,
-            short=f"{name} under base?\nOK: yes  Select: no",
+            short=tr("status.under_base_short", card=name),
         )
     if prompt.summary is not None:
         return prompt.summary
     waiting = pending(state)
-    hands = tuple(HandCount(state.names[p], state.hand[p]) for p in range(state.players))
-    turn = state.names[waiting.player] if waiting.player is not None else ""
+    hands = tuple(HandCount(_name(state, p), state.hand[p]) for p in range(state.players))
+    turn = _name(state, waiting.player) if waiting.player is not None else ""
     if waiting.kind == "reveal":
         assert waiting.stake is not None
-        asked = f"New card on stake {waiting.stake + 1}"
+        asked = tr("status.new_card", n=waiting.stake + 1)
     elif waiting.kind == "militia":
-        asked = "Militia: tap a stake"
+        asked = tr("status.militia")
     elif prompt.step is not None:
         asked = prompt.step
     elif prompt.discarding:
-        asked = "Discard: tap the card"
+        asked = tr("status.discard")
     else:
-        asked = "Tap a card to play"
+        asked = tr("status.play")
     return ArcanaStatusScreen(state.round, turn, hands, asked)
 
 
 def struggle(state: State, event: StakeEvaluated) -> StruggleScreen:
     """The power struggle at a stake, as evaluated."""
-    names = state.names
+    names = [_name(state, p) for p in range(state.players)]
     strengths = tuple(Strength(names[p], s) for p, s in enumerate(event.strengths))
     tie = ""
     if event.tie_break == "guild" and event.winner is not None:
-        tie = f"Tie-break: {event.arcanum}"
+        tie = tr("struggle.tie_break", arcanum=tr(f"arcanum.{event.arcanum}"))
     elif event.tie_break == "unresolved":
-        tie = "Tie: nobody wins it"
+        tie = tr("struggle.tie_unresolved")
     return StruggleScreen(
         state.catalog.card_name(event.market),
         Arcanum(event.arcanum),
@@ -145,7 +148,7 @@ def bribe(state: State, event: Bribed) -> BribeScreen:
     """A bribe's value against the market agent's financial value."""
     return BribeScreen(
         state.catalog.card_name(event.market),
-        state.names[event.player],
+        _name(state, event.player),
         event.bribe_value,
         event.needed,
     )
@@ -156,7 +159,7 @@ def round_summary(names: Sequence[str], evaluated: Sequence[StakeEvaluated]) -> 
     at how many nobody won (their agents stay). The next tap, or OK, moves past it."""
     wins = Counter(e.winner for e in evaluated if e.winner is not None)
     unwon = sum(1 for e in evaluated if e.winner is None)
-    won = tuple(Strength(name, wins[p]) for p, name in enumerate(names))
+    won = tuple(Strength(local_name(name), wins[p]) for p, name in enumerate(names))
     return RoundResultsScreen(evaluated[0].round, won, unwon)
 
 
@@ -167,13 +170,13 @@ def ending(state: State, page: int) -> Screen:
         ranked = sorted(range(state.players), key=lambda p: (-scores[p], p))
         return RankingScreen(
             tuple(
-                RankedPlayer(1 + sum(s > scores[p] for s in scores), state.names[p], scores[p])
+                RankedPlayer(1 + sum(s > scores[p] for s in scores), _name(state, p), scores[p])
                 for p in ranked
             )
         )
     player = page - 1
     return BreakdownScreen(
-        state.names[player],
+        _name(state, player),
         scores[player],
         breakdown(state, player),
         page=page,
@@ -186,15 +189,20 @@ def breakdown(state: State, player: int) -> tuple[ScoreLine, ...]:
     cards = state.catalog.cards
     under = set(state.under_base[player])
     kept = sum(cards[c].vp for c in owned(state, player) if c not in under)
-    lines = [ScoreLine("Cards", kept), ScoreLine("Under base", sum(cards[c].vp for c in under))]
+    lines = [
+        ScoreLine(tr("score.cards"), kept),
+        ScoreLine(tr("score.under_base"), sum(cards[c].vp for c in under)),
+    ]
     if state.variant == "advanced":
         done = fulfilled_tasks(state, player)
-        lines.append(
-            ScoreLine(
-                f"Tasks {len(done)}/{len(state.tasks[player])}", sum(cards[t].vp for t in done)
-            )
-        )
+        tasks = tr("score.tasks", done=len(done), kept=len(state.tasks[player]))
+        lines.append(ScoreLine(tasks, sum(cards[t].vp for t in done)))
     return tuple(lines)
+
+
+def _name(state: State, player: int) -> str:
+    """A player's guild name as the screens show it (the sample guilds in the language)."""
+    return local_name(state.names[player])
 
 
 def table_screens(state: State, prompt: Prompt, pads: int) -> tuple[Screen, ...]:

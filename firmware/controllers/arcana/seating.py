@@ -19,15 +19,15 @@ from engine.arcana import Catalog
 from engine.arcana.setup import TASKS_KEPT
 from engine.arcana.state import MAX_PLAYERS, MIN_PLAYERS, stake_count
 from firmware.controllers.base import Ask, Begin, Controller, Refuse, Reply
+from firmware.language import local_name
+from firmware.language import text as tr
 from firmware.screens import Arcanum, PromptIcon, PromptScreen, Screen, StakeScreen
-
-NOT_ARCANA = "Not an Arcana card"
 
 
 def stake_label(stake: int, stakes: int) -> str:
     """How a stake's screen names it: "Stake 3" for stake 2 (people count from 1), the last one
     "Free trade"."""
-    return "Free trade" if stake == stakes - 1 else f"Stake {stake + 1}"
+    return tr("stake.free_trade") if stake == stakes - 1 else tr("stake.label", n=stake + 1)
 
 
 class ArcanaSeating(Controller):
@@ -49,7 +49,7 @@ class ArcanaSeating(Controller):
     def tap(self, pad: str, card: str) -> Reply:
         """A base seats its guild; a market card starts a stake; a task is kept."""
         if card not in self.catalog.cards:  # the chooser's registry knows both games' cards
-            return Refuse(NOT_ARCANA, pad)
+            return Refuse(tr("seating.not_arcana"), pad)
         if self.phase == "seats":
             return self._seat(card, pad)
         if self.phase == "stakes":
@@ -61,18 +61,18 @@ class ArcanaSeating(Controller):
         if button != "ok" or self.phase != "seats":
             return Ask()
         if len(self.guilds) < MIN_PLAYERS:
-            return Refuse("Two players at least: tap your guild base", self.status_role)
+            return Refuse(tr("seating.two_players"), self.status_role)
         return self._seated()
 
     def _seat(self, card: str, pad: str) -> Reply:
         found = self.catalog.cards[card]
         if found.kind != "base":
-            return Refuse("Seat the players first: tap your guild base", pad)
+            return Refuse(tr("seating.seat_first"), pad)
         guild = found.guild or ""
         if guild in self.guilds:
-            name = self.catalog.guilds[guild].name
+            name = local_name(self.catalog.guilds[guild].name)
             seat = self.guilds.index(guild) + 1
-            return Refuse(f"{name} are seated already (seat {seat})", pad)
+            return Refuse(tr("seating.seated_already", name=name, seat=seat), pad)
         self.guilds.append(guild)
         if len(self.guilds) == MAX_PLAYERS:
             return self._seated()
@@ -81,7 +81,7 @@ class ArcanaSeating(Controller):
     def _seated(self) -> Reply:
         count = stake_count(len(self.guilds))
         if len(self.pads) < count:
-            return Refuse(f"{count} stakes need {count} pads; this table has {len(self.pads)}")
+            return Refuse(tr("seating.stakes_need_pads", count=count, pads=len(self.pads)))
         self.stakes = [None] * count
         self.phase = "stakes"
         return Ask()
@@ -90,17 +90,18 @@ class ArcanaSeating(Controller):
         found = self.catalog.cards[card]
         stake = self.pads.index(pad) if pad in self.pads else len(self.pads)
         if stake >= len(self.stakes):
-            return Refuse(f"No stake on this pad with {len(self.guilds)} players", pad)
+            return Refuse(tr("seating.no_stake_on_pad", players=len(self.guilds)), pad)
         if not found.is_market:
-            return Refuse("Tap the first market card of this stake", pad)
+            return Refuse(tr("seating.tap_market_card"), pad)
         if card in self.stakes and self.stakes.index(card) != stake:
-            return Refuse(f"{found.name} lies on stake {self.stakes.index(card) + 1}", pad)
+            where = self.stakes.index(card) + 1
+            return Refuse(tr("seating.card_lies_on", card=found.name, n=where), pad)
         if self.stakes[stake] == card:  # the same card again: take it back off
             self.stakes[stake] = None
             return Ask()
         if self.stakes[stake] is not None:
             label = stake_label(stake, len(self.stakes))
-            return Refuse(f"{label} has its card: tap that card again to take it back", pad)
+            return Refuse(tr("seating.stake_has_card", stake=label), pad)
         self.stakes[stake] = card
         if None in self.stakes:
             return Ask()
@@ -113,9 +114,9 @@ class ArcanaSeating(Controller):
     def _task(self, card: str, pad: str) -> Reply:
         # Refusals here never name the task: kept tasks are secret.
         if self.catalog.cards[card].kind != "task":
-            return Refuse("Tap your kept task cards", pad)
+            return Refuse(tr("seating.task_cards_only"), pad)
         if any(card in kept for kept in self.tasks):
-            return Refuse("That task is kept already", pad)
+            return Refuse(tr("seating.task_kept"), pad)
         seat = next(p for p, kept in enumerate(self.tasks) if len(kept) < TASKS_KEPT)
         self.tasks[seat].append(card)
         if len(self.tasks[-1]) < TASKS_KEPT:
@@ -150,14 +151,15 @@ class ArcanaSeating(Controller):
         shown: dict[str, Screen] = {self.status_role: self._status()}
         if self.phase == "seats":  # who is seated so far, one seat per pad
             for seat, pad in enumerate(self.pads[: len(self.guilds)]):
-                name = self.catalog.guilds[self.guilds[seat]].name
-                shown[pad] = PromptScreen(name, title=f"Seat {seat + 1}", icon=PromptIcon.NONE)
+                name = local_name(self.catalog.guilds[self.guilds[seat]].name)
+                title = tr("seating.seat", n=seat + 1)
+                shown[pad] = PromptScreen(name, title=title, icon=PromptIcon.NONE)
             return shown
         for stake, pad in enumerate(self.pads):
             if stake < len(self.stakes):
                 shown[pad] = self._stake_screen(stake)
             else:
-                unused = f"No stake here with {len(self.guilds)} players"
+                unused = tr("stake.none_here", players=len(self.guilds))
                 shown[pad] = PromptScreen(unused, icon=PromptIcon.NONE)
         return shown
 
@@ -166,25 +168,26 @@ class ArcanaSeating(Controller):
             seat = len(self.guilds) + 1
             if len(self.guilds) >= MIN_PLAYERS:
                 return PromptScreen(
-                    f"Tap your guild base, or OK to play with {len(self.guilds)}",
-                    title=f"Seat {seat}",
+                    tr("seating.tap_base_or_ok", n=len(self.guilds)),
+                    title=tr("seating.seat", n=seat),
                 )
-            return PromptScreen("Tap your guild base", title=f"Seat {seat}")
+            return PromptScreen(tr("seating.tap_base"), title=tr("seating.seat", n=seat))
         if self.phase == "stakes":
             left = self.stakes.count(None)
-            return PromptScreen(f"Tap each stake's first card ({left} to go)", title="Stakes")
+            return PromptScreen(
+                tr("seating.tap_first_cards", left=left), title=tr("seating.stakes_title")
+            )
         seat = next(p for p, kept in enumerate(self.tasks) if len(kept) < TASKS_KEPT)
-        name = self.catalog.guilds[self.guilds[seat]].name
+        name = local_name(self.catalog.guilds[self.guilds[seat]].name)
         kept = len(self.tasks[seat])
-        return PromptScreen(
-            "Tap your kept task cards", title=f"{name}: {kept}/{TASKS_KEPT} tasks"
-        )
+        title = tr("seating.tasks_title", name=name, kept=kept, of=TASKS_KEPT)
+        return PromptScreen(tr("seating.tap_tasks"), title=title)
 
     def _stake_screen(self, stake: int) -> PromptScreen | StakeScreen:
         label = stake_label(stake, len(self.stakes))
         card = self.stakes[stake]
         if card is None:
-            return PromptScreen("Tap the first card", title=label, icon=PromptIcon.TAP)
+            return PromptScreen(tr("seating.tap_first_card"), title=label, icon=PromptIcon.TAP)
         found = self.catalog.cards[card]
         assert found.main is not None
         return StakeScreen(found.name, Arcanum(found.main), found.threshold, (), stake=label)

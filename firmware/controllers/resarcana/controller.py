@@ -28,6 +28,8 @@ from firmware.controllers.resarcana.screens import (
     RoundEnd,
     table_screens,
 )
+from firmware.language import refusal
+from firmware.language import text as tr
 from firmware.screens import Screen
 
 
@@ -53,7 +55,7 @@ class ResArcanaController(Controller):
         """A card on a seat's pad: play, use, buy or (after Select) discard it."""
         self.round_end = None
         if pad not in self.pads:
-            return Refuse("Nobody sits at this pad", pad)
+            return Refuse(tr("res.nobody_here"), pad)
         seat = self.pads.index(pad)
         if self.mode != IDLE:
             return self._choose_discard(seat, pad, card)
@@ -73,7 +75,7 @@ class ResArcanaController(Controller):
     def _choose_discard(self, seat: int, pad: str, card: str) -> Reply:
         outcome = RULES.apply(self.state, Action(seat, "discard", card, GAINS[0]))
         if isinstance(outcome, Rejection):
-            return Refuse(outcome.message, pad)
+            return Refuse(refusal(outcome.code, outcome.message), pad)
         self.mode, self.card, self.gain = GAIN, card, 0
         return Ask()
 
@@ -81,7 +83,7 @@ class ResArcanaController(Controller):
         """OK passes (or confirms a discard's gain); Select starts a discard or cycles gains."""
         self.round_end = None
         if RULES.is_terminal(self.state):
-            return Refuse("The game is over.", self.status_role)
+            return Refuse(tr("table.game_over"), self.status_role)
         seat = Position(self.state).current
         if button == "pass" or (button == "ok" and self.mode == IDLE):
             return Play(Action(seat, "pass"))
@@ -92,7 +94,7 @@ class ResArcanaController(Controller):
         elif button == "select":
             self.gain = (self.gain + 1) % len(GAINS)
         elif button == "ok" and self.mode == DISCARD:
-            return Refuse("Tap the card to discard, or Select to cancel", self.pads[seat])
+            return Refuse(tr("res.discard_or_cancel"), self.pads[seat])
         elif button == "ok":
             assert self.card is not None
             return Play(Action(seat, "discard", self.card, GAINS[self.gain]))

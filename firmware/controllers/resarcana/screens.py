@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.resarcana import State, name, view
 from engine.resarcana.essences import Essences as Stock
+from firmware.language import text as tr
 from firmware.screens import (
     ChoiceScreen,
     Essence,
@@ -37,6 +38,13 @@ GAIN_LABELS = {
     "death": "2 death",
 }
 GAINS = tuple(GAIN_LABELS)
+
+
+def gain_label(gain: str) -> str:
+    """A discard's gain in the current language: "1 gold", "2 Feuer"."""
+    count = GAIN_LABELS[gain].split()[0]
+    return tr("res.gain", n=count, essence=tr(f"essence.{gain}"))
+
 # Each place of power is drawn by the essence it is themed on, in essence order.
 PLACE_ESSENCE = {
     "dragon_tower": Essence.FIRE,
@@ -97,9 +105,9 @@ def seat_screen(table: dict[str, Any], seat: dict[str, Any], prompt: Prompt) -> 
     """A seat's essences and VP, or the discard being asked of the player to act."""
     to_act = seat["seat"] == table["current"]
     if to_act and prompt.mode == DISCARD:
-        return PromptScreen("Tap the card to discard (Select: cancel)", title="Discard")
+        return PromptScreen(tr("res.discard"), title=tr("res.discard_title"))
     if to_act and prompt.mode == GAIN and prompt.card is not None:
-        labels = tuple(GAIN_LABELS.values())
+        labels = tuple(gain_label(gain) for gain in GAINS)
         return ChoiceScreen(name(prompt.card), labels, GAINS.index(prompt.gain or "gold"))
     # Whose turn it is stands on the status screen, so a turn redraws only two seats.
     return SeatScreen(

@@ -16,6 +16,7 @@ from typing import Any
 from engine.resarcana import CARDS
 from engine.resarcana.state import MAX_PLAYERS
 from firmware.controllers.base import Ask, Begin, Controller, Refuse, Reply
+from firmware.language import text as tr
 from firmware.screens import PromptIcon, PromptScreen, Screen
 
 MAX_SEATS = MAX_PLAYERS  # engine.resarcana.state's, the one definition
@@ -35,17 +36,17 @@ class ResArcanaSeating(Controller):
     def tap(self, pad: str, card: str) -> Reply:
         """A mage on a pad takes (or changes) that pad's seat."""
         if pad not in self.pads:
-            return Refuse(f"This pad is no seat: sit at Seat 1 to Seat {len(self.pads)}", pad)
+            return Refuse(tr("res.no_seat", n=len(self.pads)), pad)
         found = CARDS.get(card)
         if found is None or found.kind != "mage":
-            return Refuse("Tap your mage to take this seat", pad)
+            return Refuse(tr("res.tap_mage"), pad)
         seat = self.pads.index(pad)
         for other, mage in self.mages.items():
             if mage == card and other != seat:
-                return Refuse(f"{found.name} already sits at seat {other + 1}", pad)
+                return Refuse(tr("res.sits_at", name=found.name, n=other + 1), pad)
         empty = next(s for s in range(len(self.pads) + 1) if s not in self.mages)
         if seat > empty:  # seats fill in pad order: no gaps
-            return Refuse(f"Seat {empty + 1} is still empty: sit there first", pad)
+            return Refuse(tr("res.seat_empty_first", n=empty + 1), pad)
         self.mages[seat] = card
         if len(self.mages) == MAX_SEATS == len(self.pads):
             return self._begin()
@@ -56,15 +57,10 @@ class ResArcanaSeating(Controller):
         if button != "ok":
             return Ask()
         if len(self.mages) < MIN_SEATS:
-            return Refuse(
-                f"Seat at least {MIN_SEATS} players: each taps a mage on their pad",
-                self.status_role,
-            )
+            return Refuse(tr("res.at_least", n=MIN_SEATS), self.status_role)
         empty = next(seat for seat in range(len(self.pads) + 1) if seat not in self.mages)
         if empty < len(self.mages):
-            return Refuse(
-                f"Seat {empty + 1} is empty: fill the seats in order", self.status_role
-            )
+            return Refuse(tr("res.fill_in_order", n=empty + 1), self.status_role)
         return self._begin()
 
     def _begin(self) -> Begin:
@@ -83,16 +79,13 @@ class ResArcanaSeating(Controller):
     def screens(self) -> dict[str, Screen]:
         """The status screen says what to do; each seat's pad shows its mage or asks for one."""
         seated = len(self.mages)
-        if seated < MIN_SEATS:
-            text = "Each player: tap your mage on your pad"
-        else:
-            text = f"{seated} seated. OK: start"
+        text = tr("res.each_player") if seated < MIN_SEATS else tr("res.seated_ok", n=seated)
         out: dict[str, Screen] = {self.status_role: PromptScreen(text, title="Res Arcana")}
         for seat, pad in enumerate(self.pads):
-            title = f"Seat {seat + 1}"
+            title = tr("seating.seat", n=seat + 1)
             mage = self.mages.get(seat)
             if mage is None:
-                out[pad] = PromptScreen("Tap your mage", title=title)
+                out[pad] = PromptScreen(tr("res.tap_your_mage"), title=title)
             else:
                 out[pad] = PromptScreen(CARDS[mage].name, title, PromptIcon.NONE)
         return out

@@ -354,6 +354,9 @@ function draw(state) {
   const layout = (table) => JSON.stringify({ ...table, focus: Boolean(table.focus) });
   if (!current || layout(current.table) !== layout(state.table)) buildTable(state.table);
   current = state;
+  // the page follows the language of the screens (right to left for Persian)
+  document.documentElement.lang = state.table.language || "en";
+  document.documentElement.dir = state.table.direction || "ltr";
   document.getElementById("game").textContent = state.game ? `· ${state.game}` : "· choose a game";
   drawScreens(state);
   drawSeats(state);

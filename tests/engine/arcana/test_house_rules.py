@@ -228,6 +228,49 @@ def test_rule_6_a_won_stake_awaits_its_reveal_and_accepts_only_an_unseen_market_
     assert g.state.stakes[4].pile == 11 and g.state.stakes[4].market == "m_agent_20"
 
 
+def test_rule_6_a_refused_reveal_says_why_and_names_stakes_from_1(game):
+    g = game(changes=TWO_POLITICAL)
+    refused = g.refuse(None, "reveal", "m_agent_20", stake=4)
+    assert (refused.code, refused.message) == ("no_reveal", "No stake is waiting for a card")
+    german_example(g, reveal=False)
+    messages = {
+        ("m_agent_20", 3): "Reveal the next card on stake 5 first",
+        ("m_agent_01", 4): "M agent 01 has already been revealed",
+        ("blades_agent_5", 4): "Blades agent 5 is not a market card",
+        ("game_end", 4): "The game-end card lies among the last 5 cards of the free-trade "
+        "pile; 12 cards are left",
+    }
+    for (card, stake), message in messages.items():
+        assert g.refuse(None, "reveal", card, stake=stake).message == message
+    edited(g, piles={4: 1})
+    assert g.refuse(None, "reveal", "m_agent_20", stake=4).message == (
+        "The last card of the free-trade pile is the game-end card"
+    )
+
+
+def test_rule_6_the_game_end_card_is_refused_on_a_market_pile_naming_the_free_trade_stake(game):
+    g = game(changes={f"blades_agent_{n}": {"arcana": {"political": 3}} for n in (1, 2)})
+    g.play(
+        {0: [("agent", "blades_agent_1", {"stake": 3}), ("agent", "blades_agent_2", {"stake": 1})]}
+    )
+    refused = g.refuse(None, "reveal", "game_end", stake=1)
+    assert (refused.code, refused.message) == (
+        "bad_reveal",
+        "The game-end card is only in the free-trade pile (stake 5)",
+    )
+
+
+def test_rule_6_while_a_reveal_is_awaited_after_the_round_nobody_has_the_turn(game):
+    g = game(changes=TWO_POLITICAL)
+    german_example(g, reveal=False)
+    data = state_to_json(g.state)
+    assert (data["phase"], data["turn"], data["reveals"]) == ("evaluated", None, [4])
+    g.do(None, "reveal", "m_agent_20", stake=4)
+    data = state_to_json(g.state)
+    assert (data["round"], data["phase"], data["turn"]) == (2, "play", g.state.start_player)
+    assert data["acted"] is False and data["game_end_revealed"] is False
+
+
 def test_rule_6_several_won_stakes_are_revealed_in_stake_order(game):
     g = game(changes={f"blades_agent_{n}": {"arcana": {"political": 3}} for n in (1, 2)})
     g.play(
@@ -282,6 +325,7 @@ def test_rule_6_the_game_end_card_after_a_bribe_ends_the_game_after_that_round(g
     )
     (end,) = g.of_kind("game_end_revealed")
     assert not end.ends_now
+    assert state_to_json(g.state)["game_end_revealed"] is True
     result = g.result
     assert result["finished"] and result["round"] == 1
     # Ben won stake 2 in the final evaluation: no reveal follows, the stake stays empty

@@ -44,6 +44,7 @@ def test_players_seat_in_order_and_ok_starts_with_two(table):
         ],
         "start_player": 0,
         "stakes": list(table.STAKES),
+        "language": "en",  # the chooser's, kept so a resumed game shows the same language
     }
 
 

@@ -42,6 +42,7 @@ def test_ok_begins_with_two_seated_and_the_record_keeps_hands_secret(top):
             "players": ["Fire Mage", "Shadow Priest"],
             "start_player": 0,
             "mages": ["fire_mage", "shadow_priest"],
+            "language": "en",
         },
     )
     places = (Essence.FIRE, Essence.LIFE, Essence.CALM, Essence.DEATH, Essence.GOLD)

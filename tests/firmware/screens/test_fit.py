@@ -3,11 +3,14 @@
 Whole games are played by the demo bots with four players, every card named with the widest
 card name of the sample and template catalogs, and every screen model the controllers show
 (and every notice) is drawn at both panel sizes, 128x64 and 128x32: no text may be shortened
-with an ellipsis, nor wrapped past its last line.
+with an ellipsis, nor wrapped past its last line. Every game is played in every language that
+has a catalog (firmware/language/), and every sentence of a catalog is drawn with its longest
+names filled in.
 """
 
 from __future__ import annotations
 
+import string
 import tomllib
 from pathlib import Path
 
@@ -24,6 +27,7 @@ from firmware.drawing import Notice, notice_screen
 from firmware.events import Press, Tap
 from firmware.games import FULL_TABLE_PADS, GameShelf
 from firmware.journal import Journal
+from firmware.language import codes, load, local_name, using
 from firmware.screens import RENDERERS, SIZES, Screen
 from firmware.screens.canvas import Canvas
 from firmware.screens.font import ELLIPSIS, load_font
@@ -145,22 +149,26 @@ def test_the_longest_names_are_the_ones_checked():
     assert LONGEST_GUILD == "Ferrymen"
 
 
+@pytest.mark.parametrize("code", codes())
 @pytest.mark.parametrize("variant", ["basic", "advanced"])
-def test_an_arcana_game_of_four_with_the_longest_names_cuts_no_text(tmp_path, variant):
+def test_an_arcana_game_of_four_with_the_longest_names_cuts_no_text(tmp_path, variant, code):
     catalog = longest_names_catalog()
-    table = QuickTable(tmp_path, GameShelf(catalog=catalog))
-    play_arcana(table, ArcanaBot(seed=3, players=4, variant=variant, catalog=catalog))
-    table.press("select")  # the breakdowns after the ranking
-    table.press("undo")  # and an undo notice
-    assert_nothing_cut(table.shown)
+    with using(code):  # the models are noted and drawn here in the game's language
+        table = QuickTable(tmp_path, GameShelf(catalog=catalog, language=code))
+        play_arcana(table, ArcanaBot(seed=3, players=4, variant=variant, catalog=catalog))
+        table.press("select")  # the breakdowns after the ranking
+        table.press("undo")  # and an undo notice
+        assert_nothing_cut(table.shown)
     assert len(table.shown) > 50  # a whole game, not just its first screen
 
 
-def test_a_res_arcana_game_of_four_cuts_no_text(tmp_path):
-    table = QuickTable(tmp_path, GameShelf())
-    play_res(table, ResBot(seed=2, players=4))
-    table.press("undo")
-    assert_nothing_cut(table.shown)
+@pytest.mark.parametrize("code", codes())
+def test_a_res_arcana_game_of_four_cuts_no_text(tmp_path, code):
+    with using(code):
+        table = QuickTable(tmp_path, GameShelf(language=code))
+        play_res(table, ResBot(seed=2, players=4))
+        table.press("undo")
+        assert_nothing_cut(table.shown)
     assert len(table.shown) > 20
 
 
@@ -222,6 +230,48 @@ UNDONE = [
 @pytest.mark.parametrize("notice", [Notice("refusal", text) for text in REFUSALS] + UNDONE)
 def test_every_refusal_fits_whole_at_its_longest(notice):
     assert_nothing_cut([("stake-0", notice_screen(notice))])
+
+
+def longest(language, field: str) -> object:
+    """The widest value a catalog sentence's placeholder takes at the table."""
+    guild = widest([local_name(n) for n in ("Blades", "Ferrymen", "Thieves", "Usurers")])
+    return {
+        "card": LONGEST_CARD,
+        "name": guild,
+        "names": f"{guild} & {guild}",
+        "what": language.text("undo.bribe", card=LONGEST_CARD),
+        "stake": widest([language.text("stake.free_trade"), language.text("stake.label", n=5)]),
+        "arcanum": widest([language.text(f"arcanum.{a}") for a in (
+            "military", "political", "spiritual", "financial")]),
+        "outcome": language.text("struggle.wins", name=guild),
+        "essence": widest([language.text(f"essence.{e}") for e in (
+            "fire", "life", "calm", "death", "gold")]),
+        "uid": "04A224B2C35E80",
+    }.get(field, 44)
+
+
+# Sentences shown as a notice or in a prompt's box; the rest are drawn in games above.
+SENTENCES = ("refusal.", "table.", "seating.", "notice.", "stake.", "choice.choose_first")
+
+
+@pytest.mark.parametrize("code", codes())
+def test_every_catalog_sentence_fits_whole_as_a_notice_at_its_longest(code):
+    from firmware.screens import RefusalScreen
+
+    with using(code) as language:
+        shown = []
+        for key, template in language.texts.items():
+            if key.startswith(SENTENCES) and key not in ("stake.label", "stake.free_trade"):
+                fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+                said = language.text(key, **{f: longest(language, f) for f in fields})
+                shown.append((key, RefusalScreen(said)))
+        assert_nothing_cut(shown)
+    assert len(shown) > 60
+
+
+def test_every_language_is_checked():
+    assert {"en", "de"} <= set(codes())
+    assert load("de").text("stake.free_trade") == "Freihandelszone"
 
 
 

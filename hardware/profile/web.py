@@ -5,8 +5,8 @@
     port = 8080           # TCP port (default 8080)
     spectators = false    # may a paired spectator see the public table (default false)
 
-Kept apart from `hardware.profile` (which only lists the section, its keys and calls
-`check_web`) so the section can move with the profile's checker as one piece.
+One module of the profile package: `values.py` lists the section's keys, `checker.py`
+calls `check_web`, `specs.py`'s `Profile` holds the `WebSpec`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,166 @@
+"""Each refused Arcana move: its code and the sentence the table shows (stakes named from 1,
+cards by name, the guild whose move it is), and the position left as it was (`Game.refuse`)."""
+
+from __future__ import annotations
+
+from engine.arcana import state_from_json, state_to_json
+
+
+def refusals(g, moves):
+    out = []
+    for player, action, card, extra in moves:
+        refused = g.refuse(player, action, card, **extra)
+        out.append((refused.code, refused.message))
+    return out
+
+
+def test_refusals_at_the_start_of_a_basic_game(game):
+    g = game()
+    assert refusals(
+        g,
+        [
+            (0, "militia", "militia_3", {"stake": 4}),
+            (1, "agent", "ferrymen_agent_1", {"stake": 0}),
+            (0, "agent", "blades_relic", {"stake": 0}),
+            (0, "location", "blades_agent_1", {}),
+            (0, "agent", "ferrymen_agent_1", {"stake": 0}),
+            (0, "bribe", "blades_relic", {"stake": 0}),
+            (0, "location", "blades_location", {"params": {"card": "blades_agent_1"}}),
+            (0, "location", "blades_location", {"params": {"card": "blades_agent_1", "to": "x"}}),
+            (0, "location", "blades_location", {"params": {"card": "blades_agent_1", "to": 0}}),
+        ],
+    ) == [
+        ("advanced_only", "Militia belongs to the advanced game"),
+        ("not_your_turn", "Blades to play"),
+        ("wrong_kind", "Blades relic is a relic, not an agent"),
+        ("wrong_kind", "Blades agent 1 is an agent, not a location"),
+        ("not_in_possession", "Ferrymen agent 1 is not in your possession"),
+        ("no_agent_here", "Bribe needs one of your agents here"),
+        ("bad_params", "Blades location (move_agent) takes card, to"),
+        ("bad_params", 'parameter "to" must be a stake number'),
+        ("bad_params", "blades_agent_1 is not one of your agents on a stake"),
+    ]
+
+
+def test_refusals_once_agents_are_on_the_stakes(game):
+    g = game()
+    g.do(0, "agent", "blades_agent_1", stake=4)
+    assert refusals(
+        g,
+        [
+            (1, "location", "ferrymen_location", {"params": {"a": 0, "b": 0}}),
+            (1, "location", "ferrymen_location", {"params": {"a": 0}}),
+            (1, "location", "ferrymen_location", {"params": {"a": "0", "b": 1}}),
+        ],
+    ) == [
+        ("bad_params", "Swapping needs two different stakes"),
+        ("bad_params", "Ferrymen location (swap_stakes) takes a, b"),
+        ("bad_params", 'parameter "a" must be a stake number'),
+    ]
+    g.do(1, "agent", "ferrymen_agent_1", stake=4)
+    assert refusals(
+        g,
+        [
+            (0, "agent", "blades_agent_1", {"stake": 0}),
+            (0, "location", "blades_location", {"params": {"card": "blades_agent_1", "to": 4}}),
+        ],
+    ) == [
+        ("already_on_stake", "That agent is already on stake 5"),
+        ("bad_params", "That agent is already on stake 5"),
+    ]
+
+
+def test_refusals_around_a_militia_in_the_advanced_game(game):
+    g = game(variant="advanced")
+    assert refusals(g, [(0, "militia", "militia_3", {"stake": 4})]) == [
+        ("no_militia", "A militia comes only right after a relic is discarded")
+    ]
+    g.do(0, "discard", "blades_relic")
+    assert refusals(
+        g,
+        [
+            (1, "discard", "ferrymen_agent_1", {}),
+            (0, "discard", "blades_agent_1", {}),  # the right player, but not the militia
+            (0, "militia", "militia_9", {"stake": 4}),
+        ],
+    ) == [
+        ("awaiting_militia", "Blades places a militia first"),
+        ("awaiting_militia", "Blades places a militia first"),
+        ("not_in_militia_deck", "militia_9 is not in the militia deck"),
+    ]
+
+
+def test_a_move_while_a_reveal_is_awaited_names_the_stake_from_1(game):
+    g = game(changes={f"blades_agent_{n}": {"arcana": {"political": 3}} for n in (1, 2)})
+    g.play(
+        {0: [("agent", "blades_agent_1", {"stake": 3}), ("agent", "blades_agent_2", {"stake": 1})]}
+    )
+    assert refusals(g, [(1, "agent", "ferrymen_agent_5", {"stake": 0})]) == [
+        ("awaiting_reveal", "Reveal the next card on stake 2 first")
+    ]
+
+
+def test_a_location_without_an_effect_takes_no_parameters_and_plays_once_a_round(game):
+    g = game(guilds=("thieves", "ferrymen"))
+    assert refusals(g, [(0, "location", "thieves_location", {"params": {"a": 1}})]) == [
+        ("bad_params", "Thieves location (none) takes no parameters")
+    ]
+    (played,) = g.do(0, "location", "thieves_location")
+    assert played.effect == "none"
+    g.do(1, "agent", "ferrymen_agent_1", stake=0)
+    assert refusals(g, [(0, "location", "thieves_location", {})]) == [
+        (
+            "not_ready",
+            "Thieves location was played or came back this round; it can be played next round",
+        )
+    ]
+
+
+def test_a_move_that_is_no_action_of_the_game_is_refused_by_name(game):
+    from engine.arcana import RULES
+    from engine.arcana.state import Action
+
+    g = game()
+    refused = RULES.apply(g.state, Action("fly", 0, "blades_agent_1"))
+    assert (refused.code, refused.message) == ("unknown_action", 'unknown action "fly"')
+
+
+def test_nothing_is_played_once_the_game_is_over(game):
+    g = game(changes={"blades_agent_2": {"arcana": {"political": 2}}})
+    data = state_to_json(g.state)
+    data["stakes"][4]["pile"] = 5
+    g.state = state_from_json(data)
+    g.play(
+        {0: [("agent", "blades_agent_1", {"stake": 4}), ("agent", "blades_agent_2", {"stake": 4})]}
+    )
+    g.do(None, "reveal", "game_end", stake=4)
+    assert refusals(g, [(1, "discard", "ferrymen_agent_5", {})]) == [
+        ("game_over", "The game is over")
+    ]
+
+
+def test_a_played_card_or_placed_militia_marks_the_round_as_begun(game):
+    g = game()
+    assert state_to_json(g.state)["acted"] is False
+    g.do(0, "agent", "blades_agent_1", stake=4)
+    assert state_to_json(g.state)["acted"] is True
+    a = game(variant="advanced")
+    a.do(0, "discard", "blades_relic")
+    data = state_to_json(a.state)
+    data["acted"] = False  # as if the relic had been the round's first card: the militia acts
+    a.state = state_from_json(data)
+    a.do(0, "militia", "militia_3", stake=4)
+    assert state_to_json(a.state)["acted"] is True
+
+
+def test_a_swap_event_names_both_stakes_and_their_new_market_cards(game):
+    g = game()
+    g.do(0, "agent", "blades_agent_1", stake=4)
+    events = g.do(1, "location", "ferrymen_location", params={"a": 0, "b": 4})
+    swapped = events[1]
+    assert (swapped.a, swapped.b, swapped.market_a, swapped.market_b) == (
+        0,
+        4,
+        "m_agent_05",
+        "m_agent_01",
+    )

@@ -1,0 +1,259 @@
+"""What the journal says and reads back at its edges: unreadable lines named by number, games
+set aside in history with their time, a redo that ends a game, the open-time sentences, and
+the SQLite failures each turned into the sentence the status screen shows."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from firmware.journal import FILENAME, Journal, JournalDamaged, JournalError, UnreadableGame
+from firmware.journal import _write_failure as write_failure
+
+SETUP = {"players": ["Ann", "Ben"], "start_player": 0}
+RESULT = {
+    "players": [{"name": "Ann", "vp": 3}, {"name": "Ben", "vp": 1}],
+    "winners": ["Ann"],
+    "round": 3,
+}
+
+
+def line(n: int) -> dict:
+    return {"player": n % 2, "action": "pass", "n": n}
+
+
+@pytest.fixture
+def journal(tmp_path):
+    with Journal.open(tmp_path, clock=lambda: 1_700_000_000.0) as j:
+        yield j
+
+
+def spoil(journal: Journal, game: int, seq: int, text: str = "not json") -> None:
+    """Someone else's tool wrote over one stored line."""
+    with journal._db:
+        journal._db.execute(
+            "UPDATE lines SET line = ? WHERE game = ? AND seq = ?", (text, game, seq)
+        )
+
+
+def test_undoing_an_unreadable_line_names_the_game_and_the_line(journal):
+    game = journal.start("arcana", SETUP)
+    for n in range(3):
+        journal.append(game, line(n))
+    spoil(journal, game, 3)
+    with pytest.raises(UnreadableGame) as refused:
+        journal.undo(game)
+    assert refused.value.game == game
+    assert refused.value.reason.startswith("its line 3 is not JSON")
+
+
+def test_redoing_an_unreadable_line_names_the_game_and_the_line(journal):
+    game = journal.start("arcana", SETUP)
+    for n in range(3):
+        journal.append(game, line(n))
+    journal.undo(game)
+    journal.undo(game)
+    spoil(journal, game, 2, "[1, 2]")
+    with pytest.raises(UnreadableGame) as peeked:
+        journal.next_redo(game)
+    assert (peeked.value.game, peeked.value.reason) == (game, "its line 2 is not a JSON object")
+    with pytest.raises(UnreadableGame) as refused:
+        journal.redo(game)
+    assert (refused.value.game, refused.value.reason) == (game, "its line 2 is not a JSON object")
+
+
+def test_an_unreadable_setup_is_named_as_the_setup(journal):
+    game = journal.start("arcana", SETUP)
+    with journal._db:
+        journal._db.execute("UPDATE games SET setup = '[]' WHERE id = ?", (game,))
+    with pytest.raises(UnreadableGame) as refused:
+        journal.setup(game)
+    assert (refused.value.game, refused.value.reason) == (game, "its setup is not a JSON object")
+
+
+def test_next_redo_shows_the_line_a_redo_puts_back_without_putting_it_back(journal):
+    game = journal.start("arcana", SETUP)
+    assert journal.next_redo(game) is None
+    for n in range(3):
+        journal.append(game, line(n))
+    assert journal.next_redo(game) is None
+    journal.undo(game)
+    journal.undo(game)
+    assert journal.next_redo(game) == line(1)  # the earlier of the two undone
+    assert journal.next_redo(game) == line(1)
+    assert journal.lines(game) == [line(0)]
+    assert journal.redo(game) == line(1)
+    assert journal.next_redo(game) == line(2)
+
+
+def test_a_redo_with_a_result_finishes_the_game_in_the_same_write(journal):
+    game = journal.start("arcana", SETUP)
+    journal.append(game, line(0))
+    journal.append(game, line(1), RESULT)
+    journal.undo(game)
+    assert journal.unfinished() == game
+    assert journal.redo(game, RESULT) == line(1)
+    assert journal.unfinished() is None
+    (entry,) = journal.games()
+    assert (entry.id, entry.finished, entry.result) == (game, 1_700_000_000.0, RESULT)
+
+
+def test_history_lists_every_game_after_one_set_aside_with_its_time_and_reason(tmp_path):
+    times = iter([100.0, 200.0, 300.0, 400.0, 500.0])
+    with Journal.open(tmp_path, clock=lambda: next(times)) as journal:
+        kept_aside = journal.start("arcana", SETUP)  # started at 100
+        good = journal.start("arcana", SETUP)  # 200
+        bad_line = journal.start("arcana", SETUP)  # 300
+        journal.append(bad_line, line(0))
+        journal.append(bad_line, line(1))
+        spoil(journal, bad_line, 2)
+        journal.set_aside_game(kept_aside, "its rows were damaged")  # at 400
+        assert [entry.id for entry in journal.games()] == [good]
+        assert [(s.what, s.reason, s.at) for s in journal.set_aside()] == [
+            (f"game {kept_aside}", "its rows were damaged", 400.0),
+            (f"game {bad_line}", "its line 2 is not JSON", None),
+        ]
+        assert journal.unfinished() == bad_line  # set aside by the table only, not by reading
+
+
+def test_history_names_the_first_bad_line_of_each_game_and_why(journal):
+    text = journal.start("arcana", SETUP)
+    json_array = journal.start("arcana", SETUP)
+    not_object = journal.start("arcana", SETUP)
+    for game in (text, json_array, not_object):
+        for n in range(3):
+            journal.append(game, line(n))
+    with journal._db:
+        journal._db.execute("UPDATE lines SET line = x'00ff' WHERE game = ? AND seq = 2", (text,))
+    spoil(journal, text, 3)
+    spoil(journal, json_array, 3, "[3]")
+    spoil(journal, json_array, 2, "not json")
+    spoil(journal, not_object, 1, '"a string"')
+    assert [(s.what, s.reason) for s in journal.set_aside()] == [
+        (f"game {text}", "its line 2 is not text"),
+        (f"game {json_array}", "its line 2 is not JSON"),
+        (f"game {not_object}", "its line 1 is not a JSON object"),
+    ]
+
+
+def test_a_game_this_table_does_not_play_is_set_aside_in_history(journal):
+    journal.start("chess", SETUP)
+    kept = journal.start("arcana", SETUP)
+    assert [entry.id for entry in journal.games()] == [kept]
+    assert [(s.what, s.reason) for s in journal.set_aside()] == [
+        ("game 1", "this table does not play 'chess'")
+    ]
+
+
+def test_bind_all_binds_every_tag_in_one_write(journal):
+    journal.bind("04:aa", "old", "arcana")
+    version = journal.version()
+    journal.bind_all({"04:aa": "dragon", "04:bb": "witch"}, "arcana")
+    assert journal.bindings("arcana") == {"04:aa": "dragon", "04:bb": "witch"}
+    assert journal.version() == version + 1
+
+
+def test_bind_all_that_cannot_be_kept_binds_none(journal):
+    journal.bind("04:aa", "old", "arcana")
+    journal._db.execute("DROP TABLE meta")  # the closing version count fails: rolled back
+    with pytest.raises(JournalError):
+        journal.bind_all({"04:aa": "dragon", "04:bb": "witch"}, "arcana")
+    assert journal.bindings() == {"04:aa": "old"}
+
+
+def test_closing_twice_is_harmless(tmp_path):
+    journal = Journal.open(tmp_path)
+    journal.close()
+    journal.close()
+    with Journal.open(tmp_path, busy_s=0) as again:  # the directory's lock was given back
+        assert again.games() == []
+
+
+def test_a_read_only_journal_of_a_missing_file_makes_no_file_and_serves_any_thread(
+    tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    state = tmp_path / "state"
+    journal = Journal.open(state, read_only=True)
+    assert list(tmp_path.iterdir()) == []
+    found: list[object] = []
+    thread = threading.Thread(target=lambda: found.append(journal.games()))
+    thread.start()
+    thread.join()
+    assert found == [[]]
+    journal.close()
+
+
+def test_a_damaged_journal_read_only_is_refused_naming_the_file_and_what_happens(tmp_path):
+    path = tmp_path / FILENAME
+    path.write_bytes(b"this is not a database at all" * 200)
+    with pytest.raises(JournalDamaged) as refused:
+        Journal.open(tmp_path, read_only=True)
+    assert str(refused.value) == (
+        f"The journal {path} is damaged (file is not a database; nothing was changed: the "
+        "table sets it aside when it next starts)."
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILENAME]
+
+
+def test_a_state_directory_that_cannot_be_made_is_one_sentence(tmp_path):
+    (tmp_path / "file").write_text("")
+    state = tmp_path / "file" / "state"
+    with pytest.raises(JournalError) as refused:
+        Journal.open(state)
+    assert str(refused.value).startswith(f"cannot create the state directory {state}: ")
+
+
+def test_the_busy_wait_given_is_the_one_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARCANA_TABLE_BUSY_S", "0")
+    with Journal.open(tmp_path), pytest.raises(JournalError) as refused:
+        Journal.open(tmp_path, busy_s=0.1)
+    assert "(waited 0.1 s)" in str(refused.value)
+
+
+def test_a_journal_another_program_locks_refuses_the_action_with_a_sentence(tmp_path):
+    with Journal.open(tmp_path, busy_s=0) as journal:
+        game = journal.start("arcana", SETUP)
+        other = sqlite3.connect(tmp_path / FILENAME, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            with pytest.raises(JournalError) as refused:
+                journal.append(game, line(0))
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert str(refused.value) == (
+            "The journal is in use by another program: the last action was not saved."
+        )
+        assert journal.lines(game) == []
+
+
+IN_USE = "The journal is in use by another program: the last action was not saved."
+READ_ONLY = "/state is read-only: the last action was not saved."
+
+
+@pytest.mark.parametrize(
+    ("sqlite_says", "sentence"),
+    [
+        ("database is locked", IN_USE),
+        ("database is busy", IN_USE),
+        (
+            "database or disk is full",
+            "The disk holding /state is full: the last action was not saved.",
+        ),
+        ("attempt to write a readonly database", READ_ONLY),
+        ("read-only file system", READ_ONLY),
+        (
+            "disk I/O error",
+            "The journal could not save the last action (disk I/O error: is the "
+            "disk full or failing?).",
+        ),
+        ("no such table: t", "The journal could not save the last action (no such table: t)."),
+    ],
+)
+def test_each_sqlite_failure_is_the_sentence_for_it(sqlite_says, sentence):
+    failure = sqlite3.OperationalError(sqlite_says)
+    assert write_failure(Path("/state/journal.sqlite3"), failure) == sentence
