@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from firmware.screens.font import Font, load_font
 from firmware.screens.icons import icon
+from firmware.screens.shaping import is_rtl
 from firmware.screens.short_forms import short_form
 
 INK = 1
@@ -65,11 +66,19 @@ class Canvas:
         """Draw text with its capitals' top at row y inside [x, x + width); returns the right
         edge of the drawn text. Text wider than the box is drawn in its hand-chosen short
         form (`short_forms`) when it has one that fits, else shortened with an ellipsis.
+
+        Right-to-left text (Persian) is mirrored in a box given by `width`: "left" (where
+        reading starts) puts it against the box's right edge. Without a width it starts at x
+        as any text does (a caller may have sized a box to it). It is shaped, and cut at its
+        logical end, the left.
         """
         face = load_font(font)
+        boxed = width is not None
         width = self.width - x if width is None else width
         shown = face.fit(short_form(text, font, max(width, 0)), max(width, 0))
         used = face.width(shown)
+        if align == "left" and boxed and is_rtl(shown):
+            align = "right"
         if align == "right":
             x += width - used
         elif align == "center":

@@ -182,6 +182,24 @@ EXAMPLES: dict[str, m.Screen] = {
     "undo": m.UndoScreen("Ann placed an agent on stake 2"),
 }
 
+# Persian (right to left, shaped; firmware/screens/shaping.py): names and sentences in the words
+# of the Res Arcana rules, name and value columns mirrored, icons and big digits in place.
+PERSIAN_EXAMPLES: dict[str, m.Screen] = {
+    "seat_fa": m.SeatScreen(
+        name="مریم", essences=m.Essences(fire=3, life=0, calm=12, death=1, gold=9), vp=7
+    ),
+    "victory_check_fa": m.VictoryCheckScreen(
+        round=6,
+        scores=(m.Strength("مریم", 11), m.Strength("علی", 9), m.Strength("سارا", 10)),
+        winners=("مریم",),
+    ),
+    "prompt_fa": m.PromptScreen("کارت را روی جایگاه بگذارید", title="جایگاه ۱"),
+    "choice_fa": m.ChoiceScreen("بازی را انتخاب کنید", ("آرکانا", "رس آرکانا"), selected=1),
+    "refusal_fa": m.RefusalScreen("این کنش ۲ طلا و ۱ جوهر دیگر لازم دارد"),
+    "undo_fa": m.UndoScreen("علی اژدهای استخوانی را برگرداند"),
+}
+EXAMPLES.update(PERSIAN_EXAMPLES)
+
 # German (firmware/language/de.toml): the texts the controllers make in German, the screens'
 # own words drawn in German (LANGUAGE_OF), the rulebook's names for guilds and zones.
 GERMAN_EXAMPLES: dict[str, m.Screen] = {
@@ -276,6 +294,7 @@ GERMAN_EXAMPLES: dict[str, m.Screen] = {
 }
 EXAMPLES.update(GERMAN_EXAMPLES)
 # The language each example's own words are drawn in (English when not named here).
+# (The Persian examples keep English screen words until fa.toml.draft becomes fa.toml.)
 LANGUAGE_OF: dict[str, str] = dict.fromkeys(GERMAN_EXAMPLES, "de")
 
 

@@ -19,11 +19,18 @@ from firmware.screens.models import (
     UndoScreen,
     UnknownCardScreen,
 )
+from firmware.screens.shaping import is_rtl
 
 Size = tuple[int, int]
 FULL: Size = (128, 64)
 MAX_LINES = 3
 PITCH = {"medium": 15, "small": 11}
+# Persian lines need more room: dots above and below, tall kaf and lam (fonts/small-fa.txt)
+PITCH_RTL = {"medium": 17, "small": 13}
+
+
+def _pitch(text: str) -> dict[str, int]:
+    return PITCH_RTL if is_rtl(text) else PITCH
 
 
 def message(size: Size, icon: str, title: str, text: str) -> Image.Image:
@@ -52,7 +59,7 @@ def message(size: Size, icon: str, title: str, text: str) -> Image.Image:
     if scale:
         side = 16 * scale
         canvas.icon(icon, 0, top + (body - side) // 2, scale=scale)
-    pitch = PITCH[face] if canvas.tall else PITCH[face] - 1
+    pitch = _pitch(text)[face] if canvas.tall else _pitch(text)[face] - 1
     caps = 10 if face == "medium" else 7
     block = pitch * (len(lines) - 1) + caps
     y = top + (body - block) // 2
@@ -66,7 +73,7 @@ def _fit_lines(text: str, width: int, height: int) -> tuple[list[str], str, bool
     font, else the small one: at most three lines of medium, four of small)."""
     for face in ("medium", "small"):
         most = MAX_LINES if face == "medium" else MAX_LINES + 1
-        room = min(most, max(1, (height - 2) // (PITCH[face] - 1)))
+        room = min(most, max(1, (height - 2) // (_pitch(text)[face] - 1)))
         lines = font(face).wrap(text, width, 99)
         if len(lines) <= room:
             return lines, face, True
@@ -125,8 +132,13 @@ def render_choice(screen: ChoiceScreen, size: Size = FULL) -> Image.Image:
     if canvas.tall:
         canvas.box(0, 0, canvas.width - 1, 10)
         position_width = font("small").width(position)
-        canvas.text(canvas.width - position_width - 2, 2, position, fill=PAPER)
-        canvas.text(2, 2, screen.title, width=canvas.width - position_width - 8, fill=PAPER)
+        # a right-to-left title reads from the right: the count goes to the left of it
+        mirror = is_rtl(screen.title)
+        title_x = position_width + 6 if mirror else 2
+        canvas.text(2 if mirror else canvas.width - position_width - 2, 2, position, fill=PAPER)
+        canvas.text(
+            title_x, 2, screen.title, width=canvas.width - position_width - 8, fill=PAPER
+        )
         first = min(max(selected - 1, 0), max(count - 3, 0))
         for row, index in enumerate(range(first, min(first + 3, count))):
             y = 12 + row * 14
@@ -145,8 +157,10 @@ def render_choice(screen: ChoiceScreen, size: Size = FULL) -> Image.Image:
         canvas.text(0, 56, screen.hint or tr("choice.hint"), align="center")
     else:
         position_width = font("small").width(position)
-        canvas.text(canvas.width - position_width, 1, position)
-        canvas.text(0, 1, screen.title, width=canvas.width - position_width - 4)
+        mirror = is_rtl(screen.title)
+        canvas.text(0 if mirror else canvas.width - position_width, 1, position)
+        title_x = position_width + 4 if mirror else 0
+        canvas.text(title_x, 1, screen.title, width=canvas.width - position_width - 4)
         canvas.box(0, 12, canvas.width - 1, canvas.height - 1)
         if count:
             canvas.icon("turn", 2, 16, fill=PAPER)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from firmware.language import text as tr
 from firmware.screens.canvas import INK, PAPER, Canvas, font
+from firmware.screens.shaping import is_rtl
 from firmware.screens.short_forms import forms
 
 
@@ -25,14 +26,15 @@ def title_row(canvas: Canvas, icon: str, number: str, text: str) -> bool:
 def columns(canvas: Canvas, entries: Sequence[tuple[str, int, bool]], top: int, big: bool) -> None:
     """One column per (label, number, highlighted) entry, side by side over the full width.
 
-    big: label above a medium-size number (on 128x64); else "label number" in one small line.
-    Highlighted numbers are drawn inverted.
+    big: label above a medium-size number (on 128x64); else "label number" in one small line
+    ("number label" for a right-to-left label). Highlighted numbers are drawn inverted.
     """
     if not entries:
         return
     width = canvas.width // len(entries)
+    mirrored = any(is_rtl(label) for label, _, _ in entries)  # the first column on the right
     for index, (label, number, highlighted) in enumerate(entries):
-        x = index * width
+        x = (len(entries) - 1 - index if mirrored else index) * width
         if big:
             canvas.text(x + 1, top, label, width=width - 2, align="center")
             if highlighted:
@@ -51,8 +53,14 @@ def columns(canvas: Canvas, entries: Sequence[tuple[str, int, bool]], top: int, 
             if highlighted:
                 canvas.box(x, top - 2, x + width - 2, top + 8)
             number_width = font("small").width(str(number))
-            canvas.text(x + width - 2 - number_width, top, str(number), fill=fill)
-            canvas.text(x + 1, top, label, width=width - number_width - 4, fill=fill)
+            if is_rtl(label):  # mirrored: the number on the left, the name on the right
+                canvas.text(x + 1, top, str(number), fill=fill, width=number_width)
+                canvas.text(
+                    x + number_width + 2, top, label, width=width - number_width - 4, fill=fill
+                )
+            else:
+                canvas.text(x + width - 2 - number_width, top, str(number), fill=fill)
+                canvas.text(x + 1, top, label, width=width - number_width - 4, fill=fill)
 
 
 def result_bar(canvas: Canvas, text: str) -> None:
@@ -67,7 +75,8 @@ def result_bar(canvas: Canvas, text: str) -> None:
             canvas.text(1, 52, text, width=canvas.width - 2, align="center", fill=PAPER)
     else:
         canvas.box(0, 23, canvas.width - 1, canvas.height - 1)
-        canvas.text(1, 24, text, width=canvas.width - 2, align="center", fill=PAPER)
+        y = 23 if is_rtl(text) else 24  # Persian letters reach lower: keep their tails
+        canvas.text(1, y, text, width=canvas.width - 2, align="center", fill=PAPER)
 
 
 def alert_block(canvas: Canvas, text: str, top: int, bottom: int | None = None) -> None:

@@ -17,6 +17,7 @@ from firmware.screens.models import (
     SeatScreen,
     VictoryCheckScreen,
 )
+from firmware.screens.shaping import is_rtl
 from firmware.screens.short_forms import short_form
 
 Size = tuple[int, int]
@@ -63,13 +64,18 @@ def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
         essence_row(canvas, screen.essences, top=0)
         vp = tr("score.points", points=screen.vp)
         vp_width = font("medium").width(vp)
-        canvas.text(canvas.width - vp_width, 22, vp, font="medium")
         line = status or screen.name  # the seat's own player knows their name
+        if is_rtl(line):  # name and value mirrored: the VP on the left (its last letter
+            # reaches a pixel left), the line a row higher to keep the Persian letters' tails
+            vp_x, left, right, y = 1, vp_width + 5, canvas.width - 1, 23
+        else:
+            vp_x, left, right, y = canvas.width - vp_width, 0, canvas.width - vp_width - 4, 24
+        canvas.text(vp_x, 22, vp, font="medium")
         fill = 1
         if screen.your_turn and not screen.passed:
-            canvas.box(0, 22, canvas.width - vp_width - 4, canvas.height - 1)
+            canvas.box(left, 22, right, canvas.height - 1)
             fill = PAPER
-        canvas.text(1, 24, line, width=canvas.width - vp_width - 6, fill=fill)
+        canvas.text(left + 1, y, line, width=right - left - 2, fill=fill)
     return canvas.image
 
 
