@@ -66,9 +66,9 @@ def security(unit: Path | str, root: Path | None = None) -> tuple[float, str]:
     """The score of a unit file, or (with `root`) of the unit by name as installed in that
     root, drop-ins in `etc/systemd/system/NAME.d/` included."""
     where = [f"--root={root}"] if root else []
+    analyze = systemd_tool("systemd-analyze")
     done = subprocess.run(
-        [systemd_tool("systemd-analyze"), "security", "--offline=yes", "--no-pager", *where]
-        + [str(unit)],
+        [analyze, "security", "--offline=yes", "--no-pager", *where, str(unit)],
         capture_output=True,
         text=True,
     )
