@@ -336,3 +336,18 @@ def test_web_md_gives_the_drop_in_install_command_and_its_measured_exposure(web_
     ) in doc
     assert f"Overall exposure level for arcana-table.service: {exposure}" in doc
     assert "--root=$root arcana-table.service" in doc
+
+
+def test_the_pi_set_up_installs_the_web_drop_in_for_a_web_profile_and_the_readme_lists_it():
+    install = (
+        "sudo install -D -m 0644 systemd/web.conf "
+        "/etc/systemd/system/arcana-table.service.d/web.conf"
+    )
+    guide = PI_SETUP.read_text(encoding="utf-8")
+    service_step = guide[guide.index("## 9. Installing the service") :]
+    service_step = service_step[: service_step.index("## 10.")]
+    assert install in service_step
+    assert "[web] enabled = true" in service_step
+    assert "web.conf" in guide[guide.index("## 11. Updating") :]
+    readme = README.read_text(encoding="utf-8")
+    assert "| `web.conf` | `/etc/systemd/system/arcana-table.service.d/web.conf` |" in readme
