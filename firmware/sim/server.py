@@ -31,13 +31,13 @@ import contextlib
 import io
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from importlib import resources
 from typing import Any
 
 from aiohttp import web
 
 from firmware.sim.table import BadInput, Outcome, Simulator
 from firmware.web import guard, stream
+from firmware.web.pages import Pages, no_icon
 from firmware.web.running import Running
 from firmware.web.stream import Stream
 
@@ -50,6 +50,7 @@ PAGE_FILES = {
     "table.js": "text/javascript",
     "table.css": "text/css",
 }
+PAGES = Pages("firmware.sim", PAGE_FILES)
 TABLE: web.AppKey[Worker] = web.AppKey("table")
 STREAM: web.AppKey[Stream] = web.AppKey("stream")
 
@@ -77,9 +78,9 @@ def make_app(
     app = guard.application(token, protected="/api/", body_s=body_s, middlewares=[_bad_input])
     app[TABLE] = Worker(table)
     app[STREAM] = Stream()
-    app.router.add_get("/", _page)
-    app.router.add_get("/page/{name}", _page_file)
-    app.router.add_get("/favicon.ico", _no_icon)
+    app.router.add_get("/", PAGES.handler("index.html"))
+    app.router.add_get("/page/{name}", PAGES.file)
+    app.router.add_get("/favicon.ico", no_icon)
     app.router.add_get("/api/state", _state)
     app.router.add_post("/api/tap", _tap)
     app.router.add_post("/api/button", _button)
@@ -102,29 +103,6 @@ async def _bad_input(request: web.Request, handler: Handler) -> web.StreamRespon
         return await handler(request)
     except BadInput as err:
         raise guard.Refused(err.status, err.message) from None
-
-
-# -- the page ---------------------------------------------------------------------------------
-async def _page(request: web.Request) -> web.Response:
-    return _asset("index.html")
-
-
-async def _no_icon(request: web.Request) -> web.Response:
-    return web.Response(status=204)
-
-
-async def _page_file(request: web.Request) -> web.Response:
-    name = request.match_info["name"]
-    if name not in PAGE_FILES:
-        raise web.HTTPNotFound()
-    return _asset(name)
-
-
-def _asset(name: str) -> web.Response:
-    text = resources.files("firmware.sim").joinpath("page", name).read_text(encoding="utf-8")
-    return web.Response(
-        text=text, content_type=PAGE_FILES[name], headers={"Cache-Control": "no-cache"}
-    )
 
 
 # -- the API ----------------------------------------------------------------------------------

@@ -26,13 +26,13 @@ profile allows them, the public table only. No role sees another seat's secrets.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from importlib import resources
 from typing import Any
 
 from aiohttp import web
 
 from firmware.web import guard, stream
 from firmware.web.live import LiveTable
+from firmware.web.pages import Pages, no_icon
 from firmware.web.pairing import Device, Pairing, PairingRefused, Role
 from firmware.web.stream import Stream
 from firmware.web.table_view import BadInput
@@ -46,6 +46,7 @@ PAGE_FILES = {
     "pair.js": "text/javascript",
     "web.css": "text/css",
 }
+PAGES = Pages("firmware.web", PAGE_FILES)
 OPEN_FILES = {"pair.js", "web.css"}  # what the pairing page needs before pairing
 LIVE: web.AppKey[LiveTable] = web.AppKey("live", LiveTable)
 PAIRING: web.AppKey[Pairing] = web.AppKey("pairing", Pairing)
@@ -76,11 +77,11 @@ def make_app(
     app[PAIRING] = pairing
     app[STREAM] = Stream()
     app[SETTINGS] = {"address": address, "port": port, "spectators": spectators}
-    app.router.add_get("/", _phone_page)
-    app.router.add_get("/pair/{code}", _pair_page)
-    app.router.add_get("/PAIR/{code}", _pair_page)
-    app.router.add_get("/page/{name}", _page_file)
-    app.router.add_get("/favicon.ico", _no_icon)
+    app.router.add_get("/", PAGES.handler("phone.html"))
+    app.router.add_get("/pair/{code}", PAGES.handler("pair.html"))
+    app.router.add_get("/PAIR/{code}", PAGES.handler("pair.html"))
+    app.router.add_get("/page/{name}", PAGES.file)
+    app.router.add_get("/favicon.ico", no_icon)
     app.router.add_post("/api/pair", _pair)
     app.router.add_get("/api/me", _me)
     app.router.add_get("/api/state", _state)
@@ -150,33 +151,6 @@ def _owner(request: web.Request) -> Device:
     if device.role.kind != "owner":
         raise guard.Refused(403, "Only the owner's phone may do this")
     return device
-
-
-# -- pages ------------------------------------------------------------------------------------
-async def _phone_page(request: web.Request) -> web.Response:
-    return _asset("phone.html")
-
-
-async def _pair_page(request: web.Request) -> web.Response:
-    return _asset("pair.html")
-
-
-async def _no_icon(request: web.Request) -> web.Response:
-    return web.Response(status=204)
-
-
-async def _page_file(request: web.Request) -> web.Response:
-    name = request.match_info["name"]
-    if name not in PAGE_FILES:
-        raise web.HTTPNotFound()
-    return _asset(name)
-
-
-def _asset(name: str) -> web.Response:
-    text = resources.files("firmware.web").joinpath("page", name).read_text(encoding="utf-8")
-    return web.Response(
-        text=text, content_type=PAGE_FILES[name], headers={"Cache-Control": "no-cache"}
-    )
 
 
 # -- pairing ----------------------------------------------------------------------------------
