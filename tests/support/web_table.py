@@ -143,6 +143,7 @@ class WebTable:
         profile = load_profile("full-table")
         profile = dataclasses.replace(profile, web=WebSpec(True, 8080, spectators))
         self.state_dir = state_dir
+        self.used: set[str] = set()  # the codes a phone has paired with (used up)
         self.table = build_table(profile, emulated=True)
         self.journal = Journal.open(state_dir)
         self.notifier = Recorder()
@@ -169,11 +170,19 @@ class WebTable:
         return self.table.displays[status_role(dict(self.table.displays))].chip.pages()
 
     def scan(self, zbarimg: str) -> str:
-        """The URL the status OLED's QR code carries, once it shows one."""
+        """The URL the status OLED's QR code carries, once it shows one whose code has not
+        been used yet (the screen may still show a code just used until the loop redraws)."""
         found: list[str] = []
-        assert wait_until(
-            lambda: bool(found.extend(decode_qr(zbarimg, self.status_pages())) or found)
-        )
+
+        def fresh() -> bool:
+            found[:] = [
+                url
+                for url in decode_qr(zbarimg, self.status_pages())
+                if url.rsplit("/", 1)[1] not in self.used
+            ]
+            return bool(found)
+
+        assert wait_until(fresh)
         return found[0]
 
     def offer(self, role: Role) -> str:
@@ -186,6 +195,7 @@ class WebTable:
         phone = Phone(self.url)
         status, answer = phone.post("api/pair", {"code": code, "name": name})
         assert status == 200, answer
+        self.used.add(code.upper())
         return phone
 
     def pair_owner(self) -> Phone:
