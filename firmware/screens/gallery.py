@@ -294,8 +294,10 @@ GERMAN_EXAMPLES: dict[str, m.Screen] = {
 }
 EXAMPLES.update(GERMAN_EXAMPLES)
 # The language each example's own words are drawn in (English when not named here).
-# (The Persian examples keep English screen words until fa.toml.draft becomes fa.toml.)
-LANGUAGE_OF: dict[str, str] = dict.fromkeys(GERMAN_EXAMPLES, "de")
+LANGUAGE_OF: dict[str, str] = {
+    **dict.fromkeys(GERMAN_EXAMPLES, "de"),
+    **dict.fromkeys(PERSIAN_EXAMPLES, "fa"),
+}
 
 
 def picture(image: Image.Image, scale: int = 3) -> Image.Image:

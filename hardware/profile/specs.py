@@ -15,7 +15,7 @@ SEATS = range(1, 5)  # Res Arcana's seats 1..4: `seat = N` on a pad's [[readers]
 MIN_SEATS = 2
 # The languages the screens have catalogs for (firmware/language/*.toml; hardware/ does not
 # import firmware/, tests/firmware/test_language.py keeps the two lists in step).
-LANGUAGES = ("en", "de")  # the catalogs in firmware/language/ (Persian: fa.toml.draft, not yet)
+LANGUAGES = ("en", "de", "fa")  # the catalogs in firmware/language/
 
 
 @dataclass(frozen=True)

@@ -342,7 +342,7 @@ def test_the_choice_count_moves_left_of_a_persian_title(marks_of):
         assert marks["Choose the game"].x1 < marks["1/2"].x0
 
 
-PERSIAN_CATALOG = Path(__file__).resolve().parents[3] / "firmware" / "language" / "fa.toml.draft"
+PERSIAN_CATALOG = Path(__file__).resolve().parents[3] / "firmware" / "language" / "fa.toml"
 
 
 def catalog_texts(table: dict) -> list[str]:
