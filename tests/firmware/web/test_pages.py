@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from aiohttp import web
@@ -29,7 +30,9 @@ def _answers(*paths: str) -> list[tuple[int, str, str, str]]:
                 out.append((answer.status, answer.content_type, cache, body))
             return out
 
-    return asyncio.run(fetch())
+    # A thread of its own: the browser tests leave an event loop running on this one.
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, fetch()).result()
 
 
 def test_a_listed_file_is_served_with_its_type_and_not_cached():
