@@ -21,7 +21,7 @@ from typing import Literal, Protocol
 
 from PIL import Image
 
-from firmware.events import Device
+from firmware.events import Device, Fault
 from firmware.screens import (
     SIZE_128X64,
     SIZES,
@@ -72,9 +72,10 @@ def notice_screen(notice: Notice) -> Screen:
     return RefusalScreen(notice.detail)
 
 
-def trouble_screen(device: Device, message: str) -> Screen:
-    """The screen model of a device in trouble: "Reader stake-2 not answering"."""
-    return DeviceTroubleScreen(f"{device.label} {message}")
+def trouble_screen(device: Device, fault: Fault) -> Screen:
+    """The screen model of a device in trouble, in the current language: "Reader stake-2 not
+    answering"."""
+    return DeviceTroubleScreen(device.trouble(fault))
 
 
 class Health(Protocol):
@@ -138,7 +139,7 @@ class Drawing:
         self,
         models: Mapping[str, Screen],
         notices: Mapping[str, Notice],
-        troubles: Mapping[Device, str],
+        troubles: Mapping[Device, Fault],
     ) -> dict[str, Image.Image]:
         """The image of every role: its screen model, a notice over it, or its reader's
         trouble."""

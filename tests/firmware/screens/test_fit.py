@@ -241,11 +241,16 @@ def longest(language, field: str) -> object:
         "names": f"{guild} & {guild}",
         "what": language.text("undo.bribe", card=LONGEST_CARD),
         "stake": widest([language.text("stake.free_trade"), language.text("stake.label", n=5)]),
-        "arcanum": widest([language.text(f"arcanum.{a}") for a in (
-            "military", "political", "spiritual", "financial")]),
+        "arcanum": widest(
+            [
+                language.text(f"arcanum.{a}")
+                for a in ("military", "political", "spiritual", "financial")
+            ]
+        ),
         "outcome": language.text("struggle.wins", name=guild),
-        "essence": widest([language.text(f"essence.{e}") for e in (
-            "fire", "life", "calm", "death", "gold")]),
+        "essence": widest(
+            [language.text(f"essence.{e}") for e in ("fire", "life", "calm", "death", "gold")]
+        ),
         "uid": "04A224B2C35E80",
     }.get(field, 44)
 
@@ -274,15 +279,17 @@ def test_every_language_is_checked():
     assert load("de").text("stake.free_trade") == "Freihandelszone"
 
 
-
-@pytest.mark.parametrize("state", ["not answering", "check IRQ wire"])  # firmware.inputs
-def test_a_reader_in_trouble_fits_whole_on_its_screen_and_in_the_status_alert(state):
+@pytest.mark.parametrize("code", codes())
+@pytest.mark.parametrize("fault", ["not_answering", "irq_wire"])  # firmware.inputs
+def test_a_reader_in_trouble_fits_whole_on_its_screen_and_in_the_status_alert(code, fault):
     from dataclasses import replace
 
+    from firmware.events import Device
     from firmware.screens import DeviceTroubleScreen
     from firmware.screens.gallery import EXAMPLES
 
-    for role in (*FULL_TABLE_PADS, "seat-1", "main"):
-        text = f"Reader {role} {state}"
-        alert = replace(EXAMPLES["arcana_status_alert"], alert=text)
-        assert_nothing_cut([(role, DeviceTroubleScreen(text)), ("status", alert)])
+    with using(code):
+        for role in (*FULL_TABLE_PADS, "seat-1", "main"):
+            text = Device("reader", role).trouble(fault)
+            alert = replace(EXAMPLES["arcana_status_alert"], alert=text)
+            assert_nothing_cut([(role, DeviceTroubleScreen(text)), ("status", alert)])
