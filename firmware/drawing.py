@@ -22,6 +22,7 @@ from typing import Literal, Protocol
 from PIL import Image
 
 from firmware.events import Device, Fault
+from firmware.language import text as tr
 from firmware.screens import (
     SIZE_128X64,
     SIZES,
@@ -36,7 +37,7 @@ from firmware.screens import (
 log = logging.getLogger(__name__)
 
 SINGLE = "main"  # the role of the only pad and screen of a minimal table
-UNKNOWN_CARD = "Unknown card - enroll it"
+UNKNOWN_CARD = "Unknown card - enroll it"  # en.toml's notice.unknown_card, as the tests read it
 
 NoticeKind = Literal["refusal", "unknown_card", "undone", "redone"]
 
@@ -55,11 +56,12 @@ class Notice:
 
     @property
     def message(self) -> str:
-        """The notice as one line of text (the simulator's answers, the demo's captions)."""
+        """The notice as one line of text in the current language (the simulator's answers,
+        the demo's captions); the detail was said in the game's language where it was made."""
         if self.kind == "unknown_card":
-            return UNKNOWN_CARD
+            return tr("notice.unknown_card")
         if self.kind in ("undone", "redone"):
-            return f"{self.kind.capitalize()}: {self.detail}"
+            return f"{tr(f'notice.{self.kind}')}: {self.detail}"
         return self.detail
 
 

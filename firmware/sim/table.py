@@ -167,7 +167,8 @@ class Simulator(TableView):
         if not fresh:
             return None
         role = prefer if prefer in fresh else next(iter(fresh))
-        return fresh[role].message, role
+        with using(self.top.companion.current_language()):  # as the OLED says it
+            return fresh[role].message, role
 
     def close(self) -> None:
         self.top.close()

@@ -139,6 +139,20 @@ def test_a_refusal_of_the_page_is_said_in_the_games_language(sim, code):
     assert answer["error"] == load(code).text("sim.finish_first")
 
 
+def test_an_undo_is_answered_in_the_games_language(sim):
+    from firmware.controllers import resarcana
+
+    to_language(sim, "fa")
+    sim.table.press("select")  # back to the first game, where a bot's set-up starts
+    bot = resarcana.Bot(3, 2)
+    sim.table.set_up("res-arcana", 2, seed=3)
+    for step in bot.next_steps(sim.table.top.companion.controller.state):
+        sim.table.top.perform(step)
+    status, answer = sim.client.post("/api/button", {"name": "undo"})
+    assert status == 200 and answer["ok"]
+    assert answer["notice"].startswith("برگردانده شد: ")
+
+
 def test_the_phones_pages_get_the_words_of_the_table_before_pairing(tmp_path):
     from web_table import Phone, WebTable
 
