@@ -153,3 +153,31 @@ def test_the_pairing_address_comes_from_the_profile_first_then_the_socket(monkey
     with socket.socket() as wildcard:
         wildcard.bind(("0.0.0.0", 0))
         assert pairing_address(unnamed, wildcard) == "192.168.1.20"
+
+
+def test_ipv4_phones_on_a_dual_stack_socket_are_answered_by_their_address() -> None:
+    """systemd's socket is [::] with BindIPv6Only=both: an IPv4 connection comes in on
+    ::ffff:a.b.c.d, and the Host check must take it for a.b.c.d (127.0.0.2: loopback, but
+    not one of the names the guard always answers to)."""
+    import urllib.request
+
+    from aiohttp import web
+
+    from firmware.web import guard
+    from firmware.web.running import Running
+
+    async def hello(request: web.Request) -> web.Response:
+        return web.json_response({"hello": "phone"})
+
+    app = guard.application(None)
+    app.router.add_get("/hello", hello)
+    dual = socket.socket(socket.AF_INET6)
+    dual.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+    dual.bind(("::", 0))
+    dual.listen()
+    port = dual.getsockname()[1]
+    with Running(app, sock=dual) as served:
+        assert served.port == port
+        with urllib.request.urlopen(f"http://127.0.0.2:{port}/hello", timeout=30) as answer:
+            assert answer.status == 200
+            assert answer.read() == b'{"hello": "phone"}'
