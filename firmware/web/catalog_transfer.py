@@ -312,7 +312,10 @@ def import_catalog(path: Path, fmt: str, raw: bytes, strict: bool) -> dict[str, 
         raise TransferRefused(
             [f"the table plays {path.name}, so it must pass catalog check", *lacking]
         )
-    write_catalog(path, text)
+    try:
+        write_catalog(path, text)
+    except OSError as err:
+        raise TransferRefused([f"cannot write {path} ({err.strerror or err})"], 500) from None
     return {"cards": len(data.get("cards") or []), "file": str(path), "lacking": lacking}
 
 

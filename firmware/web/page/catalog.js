@@ -42,7 +42,7 @@ function shown(count) {
 function showProgress(p) {
   $("summary").textContent = `${p.name || "(no name)"}: ${p.entered} of ${p.expected} cards entered, ` +
     `${p.missing} missing` + (p.exists ? "" : " (no catalog file yet)");
-  const rows = [];
+  const rows = [row("", "", "entered / box")];
   for (const guild of p.guilds) {
     for (const [kind, count] of Object.entries(guild.kinds)) rows.push(row(guild.name, kind, shown(count)));
   }

@@ -5,6 +5,8 @@ problems and what a catalog still lacks, and the progress counts against the box
 from __future__ import annotations
 
 import codecs
+import errno
+import os
 import tomllib
 from pathlib import Path
 
@@ -208,3 +210,13 @@ def test_hostile_uploads_are_refused(owner_file) -> None:
 def test_the_catalog_file_is_the_one_the_table_plays_else_the_state_directory(tmp_path) -> None:
     assert catalog_file("sample", tmp_path) == tmp_path / "catalog.toml"
     assert catalog_file("/home/pi/my.toml", tmp_path) == Path("/home/pi/my.toml")
+
+
+def test_a_full_disk_is_a_sentence_and_the_old_file_stays(owner_file, monkeypatch) -> None:
+    def full(*args: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "replace", full)
+    err = refused(owner_file, "toml", to_toml(partial(12)).encode())
+    assert err.status == 500
+    assert err.problems == [f"cannot write {owner_file} (No space left on device)"]
