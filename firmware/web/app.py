@@ -17,7 +17,7 @@ then `_paired`: without a paired device's cookie only the pairing page is served
     GET  /api/devices                 (owner) the paired devices and the open offer's role
     POST /api/offers  {"seat": N} | {"spectator": true}   (owner) a code on the status OLED
     POST /api/offers/withdraw         (owner) close the open code
-    GET  /catalog                     the owner's catalog page (progress, import and export,
+    GET  /progress                    the owner's catalog progress page (import and export,
                                       Res Arcana enrollment)
     GET  /api/catalog/progress        (owner) cards entered and missing, duplicates, tags
     GET  /api/catalog/export?format=toml|csv          (owner) the catalog file, downloaded
@@ -40,6 +40,7 @@ from typing import Any
 from aiohttp import web
 
 from firmware.web import guard, stream
+from firmware.web.catalog_transfer import FILE as CATALOG_FILE
 from firmware.web.enrollment_page import ResArcanaEnrollment
 from firmware.web.live import LiveTable
 from firmware.web.owner_catalog import OwnerCatalog
@@ -56,8 +57,8 @@ PAGE_FILES = {
     "phone.js": "text/javascript",
     "pair.html": "text/html",
     "pair.js": "text/javascript",
-    "catalog.html": "text/html",
-    "catalog.js": "text/javascript",
+    "progress.html": "text/html",
+    "progress.js": "text/javascript",
     "web.css": "text/css",
 }
 PAGES = Pages("firmware.web", PAGE_FILES)
@@ -106,9 +107,9 @@ def make_app(
     app.router.add_post("/api/offers/withdraw", _withdraw)
     taps = Taps()  # what the table loop saw tapped (enrollment binds the tag just tapped)
     live.loop.on_event.append(taps.record)
-    shelf = OwnerCatalog(live, pairing.path.parent)
+    shelf = OwnerCatalog(live, pairing.path.parent / CATALOG_FILE)  # the builder's file
     enrolling = ResArcanaEnrollment(live, taps)
-    app.router.add_get("/catalog", PAGES.handler("catalog.html"))
+    app.router.add_get("/progress", PAGES.handler("progress.html"))
     app.router.add_get("/api/catalog/progress", _for_owner(shelf.progress))
     app.router.add_get("/api/catalog/export", _for_owner(shelf.export_catalog))
     app.router.add_post("/api/catalog/import", _for_owner(shelf.import_catalog))

@@ -31,7 +31,7 @@ from firmware.enrollment_csv import CsvProblem, read_rows
 from firmware.errors import FirmwareError
 from firmware.web.catalog_checks import check_entries
 
-FILE = "catalog.toml"  # in the state directory, unless the table plays a catalog file
+FILE = "catalog.toml"  # in the state directory, as the catalog form writes it
 MAX_UPLOAD = 48 * 1024  # bytes; base64 in a JSON body, that stays under guard.MAX_BODY
 MAX_PROBLEMS = 20  # sentences listed; the rest are counted
 CSV_COLUMNS = (
@@ -65,12 +65,12 @@ class TransferRefused(FirmwareError, ValueError):
         self.message = "; ".join(shown)
 
 
-def catalog_file(source: Any, state_dir: Path) -> Path:
-    """The owner's catalog file: the one the table plays (`arcana-table run --catalog FILE`),
-    else `catalog.toml` in the state directory (the table plays a shipped catalog)."""
-    if isinstance(source, (str, Path)) and is_file_name(str(source)):
-        return Path(source)
-    return state_dir / FILE
+def same_file(one: Path, other: Path) -> bool:
+    """Do two paths name one file (the catalog the table plays, the one the web app writes)?"""
+    try:
+        return one.resolve() == other.resolve()
+    except OSError:
+        return False
 
 
 def is_file_name(source: str) -> bool:

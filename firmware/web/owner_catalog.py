@@ -2,13 +2,13 @@
 only): progress, and the catalog's and the tag bindings' import and export (Res Arcana
 enrollment: `firmware/web/enrollment_page.py`).
 
-    shelf = OwnerCatalog(live, state_dir)
+    shelf = OwnerCatalog(live, state_dir / "catalog.toml")
     await shelf.progress(request)            # GET  /api/catalog/progress
     await shelf.export_catalog(request)      # GET  /api/catalog/export?format=toml|csv
     await shelf.import_catalog(request)      # POST /api/catalog/import {"format", "data"}
 
-The catalog file is `catalog_transfer.catalog_file` (the one the table plays, or
-`catalog.toml` in the state directory); it is read afresh for every answer. The bindings are
+The catalog file is `catalog.toml` in the state directory, the one the catalog form's builder
+writes (`firmware/web/catalog_save.py`); it is read afresh for every answer. The bindings are
 the journal's, read and written on the table loop's thread (`LiveTable.ask`), and a new
 binding reaches the running table's registry at once.
 """
@@ -31,11 +31,11 @@ from firmware.web.catalog_checks import check_entries
 from firmware.web.catalog_progress import progress
 from firmware.web.catalog_transfer import (
     TransferRefused,
-    catalog_file,
     decode_upload,
     import_catalog,
     is_file_name,
     read_catalog,
+    same_file,
     to_csv,
 )
 from firmware.web.enrollment_page import RES_ARCANA, teach_table
@@ -45,11 +45,14 @@ GAMES = ("arcana", RES_ARCANA)
 
 
 class OwnerCatalog:
-    def __init__(self, live: LiveTable, state_dir: Path) -> None:
+    def __init__(self, live: LiveTable, path: Path) -> None:
         self.live = live
+        self.path = path
         source = live.games.catalog_source
-        self.path = catalog_file(source, state_dir)
-        self.strict = isinstance(source, str) and is_file_name(source)  # the table plays it
+        # The table plays this very file (`arcana-table run --catalog` it): it must load.
+        self.strict = (
+            isinstance(source, str) and is_file_name(source) and same_file(Path(source), path)
+        )
 
     # -- the catalog ------------------------------------------------------------------------
     def _data(self) -> dict[str, Any]:

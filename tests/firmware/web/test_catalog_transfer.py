@@ -18,10 +18,10 @@ from firmware.web.catalog_progress import BOX_CARDS, progress
 from firmware.web.catalog_transfer import (
     MAX_UPLOAD,
     TransferRefused,
-    catalog_file,
     from_csv,
     import_catalog,
     read_catalog,
+    same_file,
     to_csv,
     to_toml,
 )
@@ -207,9 +207,10 @@ def test_hostile_uploads_are_refused(owner_file) -> None:
     assert "unknown format" in refused(owner_file, "json", b"{}").message
 
 
-def test_the_catalog_file_is_the_one_the_table_plays_else_the_state_directory(tmp_path) -> None:
-    assert catalog_file("sample", tmp_path) == tmp_path / "catalog.toml"
-    assert catalog_file("/home/pi/my.toml", tmp_path) == Path("/home/pi/my.toml")
+def test_same_file_sees_through_relative_paths(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert same_file(Path("state/../state/catalog.toml"), tmp_path / "state" / "catalog.toml")
+    assert not same_file(Path("other.toml"), tmp_path / "state" / "catalog.toml")
 
 
 def test_a_full_disk_is_a_sentence_and_the_old_file_stays(owner_file, monkeypatch) -> None:

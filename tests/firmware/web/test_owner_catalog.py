@@ -60,7 +60,7 @@ def test_only_the_owner_sees_the_catalog_pages(table, owner) -> None:
     status, _ = seat.post("api/catalog/import", {"format": "toml", "data": upload("x")})
     assert status == 403
     assert not (table.state_dir / "catalog.toml").exists()
-    assert owner.get("catalog")[0] == 200 and owner.get("page/catalog.js")[0] == 200
+    assert owner.get("progress")[0] == 200 and owner.get("page/progress.js")[0] == 200
 
 
 def test_progress_of_an_empty_table_then_an_imported_csv(table, owner) -> None:
