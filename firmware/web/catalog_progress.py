@@ -30,7 +30,7 @@ def progress(data: dict[str, Any], bindings: Mapping[str, str]) -> dict[str, Any
     cards = [c for c in raw if isinstance(c, dict)] if isinstance(raw, list) else []
     ids = [c["id"] for c in cards if isinstance(c.get("id"), str) and c["id"]]
     guilds = data.get("guilds") if isinstance(data.get("guilds"), dict) else None
-    problems, lacking = check_entries(data) if data else ([], [])
+    problems, lacking = check_entries(data) if data else ([], ["no catalog yet"])
     entered = len(set(ids))
     return {
         "name": data.get("name") if isinstance(data.get("name"), str) else None,

@@ -15,6 +15,7 @@ binding reaches the running table's registry at once.
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 from pathlib import Path
@@ -63,15 +64,11 @@ class OwnerCatalog:
             raise guard.Refused(err.status, message) from None
 
     async def progress(self, request: web.Request) -> web.Response:
-        data = self._data()
+        data = await asyncio.to_thread(self._data)  # checking a catalog takes a while
         bindings = await self.live.ask(self._arcana_bindings)
+        counted = await asyncio.to_thread(progress, data, bindings)
         return web.json_response(
-            {
-                "file": str(self.path),
-                "exists": self.path.exists(),
-                "plays": self.strict,
-                **progress(data, bindings),
-            }
+            {"file": str(self.path), "exists": self.path.exists(), "plays": self.strict, **counted}
         )
 
     async def export_catalog(self, request: web.Request) -> web.Response:
@@ -81,26 +78,27 @@ class OwnerCatalog:
                 404, f"There is no catalog file yet ({self.path}): enter cards or import one"
             )
         stem = self.path.stem
-        if fmt == "toml":
-            text = self.path.read_text(encoding="utf-8-sig")
-            return _download(text, f"{stem}.toml", "application/toml")
+        if fmt == "toml":  # the file as it is, byte for byte
+            return _download(self.path.read_bytes(), f"{stem}.toml", "application/toml")
         if fmt != "csv":
             raise guard.Refused(400, f'Unknown format "{fmt}": toml or csv')
-        data = self._data()
-        problems, _lacking = check_entries(data)
+        data = await asyncio.to_thread(self._data)
+        problems, _lacking = await asyncio.to_thread(check_entries, data)
         if problems:  # a key CSV has no column for would be lost
             raise guard.Refused(
                 409,
                 "The catalog has problems to fix before it can be a CSV file (TOML works): "
                 + "; ".join(problems[:5]),
             )
-        return _download(to_csv(data), f"{stem}.csv", "text/csv")
+        return _download(to_csv(data).encode(), f"{stem}.csv", "text/csv")
 
     async def import_catalog(self, request: web.Request) -> web.Response:
         body = guard.json_object(request, ("format", "data"))
         try:
             raw = decode_upload(body)
-            done = import_catalog(self.path, str(body["format"]), raw, strict=self.strict)
+            done = await asyncio.to_thread(
+                import_catalog, self.path, str(body["format"]), raw, self.strict
+            )
         except TransferRefused as err:
             return web.json_response(
                 {"error": f"Nothing imported: {err.message}", "problems": err.problems},
@@ -144,7 +142,7 @@ class OwnerCatalog:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(CSV_FIELDS)
         writer.writerows(await self.live.ask(rows))
-        return _download(out.getvalue(), f"tags-{game}.csv", "text/csv")
+        return _download(out.getvalue().encode(), f"tags-{game}.csv", "text/csv")
 
     async def import_bindings(self, request: web.Request) -> web.Response:
         body = guard.json_object(request, ("game", "data"))
@@ -177,9 +175,9 @@ def _game(game: Any) -> str:
     return str(game)
 
 
-def _download(text: str, filename: str, content_type: str) -> web.Response:
+def _download(body: bytes, filename: str, content_type: str) -> web.Response:
     return web.Response(
-        text=text,
+        body=body,
         content_type=content_type,
         charset="utf-8",
         headers={

@@ -221,3 +221,19 @@ def test_a_full_disk_is_a_sentence_and_the_old_file_stays(owner_file, monkeypatc
     err = refused(owner_file, "toml", to_toml(partial(12)).encode())
     assert err.status == 500
     assert err.problems == [f"cannot write {owner_file} (No space left on device)"]
+
+
+def test_a_new_file_with_guilds_and_no_card_lacks_cards_but_has_no_problems() -> None:
+    fresh = {"name": "my-copy", "guilds": sample()["guilds"]}
+    problems, lacking = check_entries(fresh)
+    assert problems == []
+    assert "missing value for cards (an array of card tables)" in lacking
+    assert not progress({}, {})["check"]["playable"]
+    assert progress({}, {})["check"]["lacking"] == ["no catalog yet"]
+
+
+def test_thousands_of_guilds_are_refused_before_the_checker_runs(owner_file) -> None:
+    raw = ('name = "x"\n' + "".join(f"[guilds.g{i}]\n" for i in range(3000))).encode()
+    assert len(raw) <= MAX_UPLOAD
+    err = refused(owner_file, "toml", raw)
+    assert err.problems == ["guilds: 3000 guilds, more than 16 (the box has 4)"]
