@@ -32,7 +32,7 @@ from firmware.errors import FirmwareError
 from firmware.web.catalog_checks import check_entries
 
 FILE = "catalog.toml"  # in the state directory, as the catalog form writes it
-MAX_UPLOAD = 48 * 1024  # bytes; base64 in a JSON body, that stays under guard.MAX_BODY
+MAX_UPLOAD = 47 * 1024  # bytes: in base64, with its JSON around it, under guard.MAX_BODY
 MAX_PROBLEMS = 20  # sentences listed; the rest are counted
 CSV_COLUMNS = (
     "kind",

@@ -2,6 +2,7 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 let lastTap = null;
+const MAX_UPLOAD = 47 * 1024; // firmware/web/catalog_transfer.py's MAX_UPLOAD
 
 async function call(method, path, body) {
   const options = { method, headers: {} };
@@ -99,6 +100,11 @@ function base64(buffer) {
 async function upload(input, path, body) {
   const file = input.files[0];
   if (!file) return;
+  if (file.size > MAX_UPLOAD) {
+    $("message").textContent = `${file.name} has ${file.size} bytes; the table takes at most ${MAX_UPLOAD}`;
+    input.value = "";
+    return;
+  }
   try {
     const data = base64(await file.arrayBuffer());
     const done = await call("POST", path, { ...body(file), data, rebind: $("rebind").checked });

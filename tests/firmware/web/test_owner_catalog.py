@@ -12,7 +12,7 @@ from web_table import WebTable, wait_until
 from engine.arcana.catalog import CATALOG_DIR
 from firmware.journal import Journal
 from firmware.tabletop import uid_for
-from firmware.web.catalog_transfer import to_csv, to_toml
+from firmware.web.catalog_transfer import MAX_UPLOAD, to_csv, to_toml
 from firmware.web.pairing import Role
 from hardware.nfc.tags import Ntag
 
@@ -164,3 +164,15 @@ def test_a_tag_tapped_after_the_owner_chose_is_not_bound(table, owner) -> None:
     status, answer = owner.post("api/enroll/res-arcana", {"tap": seq, "card": "seer_orb"})
     assert status == 409 and "tapped since" in answer["error"]
     assert bound(table) == {}
+
+
+def test_the_largest_upload_fits_the_request_limit(table, owner) -> None:
+    from firmware.web.catalog_transfer import MAX_UPLOAD
+
+    pad = b"#" * (MAX_UPLOAD - 1) + b"\n"  # a file of MAX_UPLOAD bytes: the checker answers
+    status, answer = owner.post("api/catalog/import", {"format": "toml", "data": upload(pad)})
+    assert status == 422 and "missing value for the catalog's name" in answer["error"]
+    status, answer = owner.post(
+        "api/catalog/import", {"format": "toml", "data": upload(pad + b"#")}
+    )
+    assert status == 413 and "at most" in answer["error"]
