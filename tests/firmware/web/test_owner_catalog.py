@@ -173,3 +173,20 @@ def test_the_largest_upload_fits_the_request_limit(table, owner) -> None:
     one_more = {"format": "toml", "data": upload(largest + b"#")}
     status, answer = owner.post("api/catalog/import", one_more)
     assert status == 413 and f"at most {MAX_UPLOAD}" in answer["error"]
+
+
+def test_the_file_the_table_plays_must_stay_playable(tmp_path) -> None:
+    played = tmp_path / "catalog.toml"
+    played.write_text(to_toml(SAMPLE), encoding="utf-8")
+    with WebTable(tmp_path, catalog=str(played)) as table:
+        owner = table.pair_owner()
+        assert owner.get("api/catalog/progress")[1]["plays"] is True
+        body = {"format": "csv", "data": upload(to_csv(partial(40)))}
+        status, answer = owner.post("api/catalog/import", body)
+        assert status == 422 and "the table plays catalog.toml" in answer["error"]
+        assert tomllib.loads(played.read_text(encoding="utf-8")) == SAMPLE
+        renamed = {**SAMPLE, "name": "my-copy"}
+        body = {"format": "csv", "data": upload(to_csv(renamed))}
+        status, answer = owner.post("api/catalog/import", body)
+        assert status == 200 and "next start" in answer["imported"]["note"]
+        assert tomllib.loads(played.read_text(encoding="utf-8")) == renamed
