@@ -55,7 +55,8 @@ class StreamedTable(EmulatedTable):
         self.fetched: dict[int, int] = {}  # phone -> the last version it fetched
         self.report: dict[str, Any] | None = None
         self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()  # the web app's Asks
-        self.after_event: list[Any] = []
+        self.after_event: list[Any] = []  # as the service loop's hooks
+        self.on_event: list[Any] = []
         profile = load_profile("full-table")
         profile = dataclasses.replace(profile, web=WebSpec(True, 8080, False))
         super().__init__(state_dir, games, profile, displays=self._wrapped)
@@ -140,7 +141,10 @@ class StreamedTable(EmulatedTable):
             if event is not None:
                 self.inbox.append(event)
         while self.inbox:
-            self.companion.handle(self.inbox.popleft())
+            event = self.inbox.popleft()
+            self.companion.handle(event)
+            for seen in self.on_event:
+                seen(event)
             for hook in self.after_event:
                 hook()
             self._answer_asks()
