@@ -150,7 +150,7 @@ def test_an_undo_is_answered_in_the_games_language(sim):
         sim.table.top.perform(step)
     status, answer = sim.client.post("/api/button", {"name": "undo"})
     assert status == 200 and answer["ok"]
-    assert answer["notice"].startswith("برگردانده شد: ")
+    assert answer["notice"].startswith(load("fa").text("notice.undone") + ": ")  # واگرد
 
 
 def test_the_phones_pages_get_the_words_of_the_table_before_pairing(tmp_path):
