@@ -17,6 +17,10 @@ then `_paired`: without a paired device's cookie only the pairing page is served
     GET  /api/devices                 (owner) the paired devices and the open offer's role
     POST /api/offers  {"seat": N} | {"spectator": true}   (owner) a code on the status OLED
     POST /api/offers/withdraw         (owner) close the open code
+    POST /api/catalog/building {"on"}  (owner) the catalog builder (firmware/web/catalog_form.py):
+    GET  /api/catalog/tap              the last tap and its form,
+    POST /api/catalog/check            a draft card's problems by field,
+    POST /api/catalog/save             save it into the owner's catalog file and bind the tag
 
 Roles (firmware/web/pairing.py): the owner sees the public table and manages devices; a
 seat sees the public table and its own hand (`firmware.web.views`); a spectator, if the
@@ -26,11 +30,14 @@ profile allows them, the public table only. No role sees another seat's secrets.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
 from firmware.web import guard, stream
+from firmware.web.catalog_form import CatalogForm
+from firmware.web.catalog_save import FILE_NAME
 from firmware.web.live import LiveTable
 from firmware.web.pages import Pages, no_icon
 from firmware.web.pairing import Device, Pairing, PairingRefused, Role
@@ -70,8 +77,10 @@ def make_app(
     port: int,
     spectators: bool = False,
     body_s: float = guard.BODY_S,
+    catalog: Path = Path(FILE_NAME),
 ) -> web.Application:
-    """The web app around a LiveTable; `address`/`port` go into the pairing QR codes."""
+    """The web app around a LiveTable; `address`/`port` go into the pairing QR codes;
+    `catalog` is the owner's catalog file the builder writes (in the state directory)."""
     app = guard.application(None, body_s=body_s, middlewares=[_refusals, _paired])
     app[LIVE] = live
     app[PAIRING] = pairing
@@ -90,6 +99,11 @@ def make_app(
     app.router.add_get("/api/devices", _devices)
     app.router.add_post("/api/offers", _offer)
     app.router.add_post("/api/offers/withdraw", _withdraw)
+    form = CatalogForm(live, catalog, _owner)
+    app.router.add_post("/api/catalog/building", form.building)
+    app.router.add_get("/api/catalog/tap", form.tap)
+    app.router.add_post("/api/catalog/check", form.check)
+    app.router.add_post("/api/catalog/save", form.save)
     app.on_startup.append(_listen)
     app.on_shutdown.append(_end_streams)
     return app

@@ -19,6 +19,7 @@ from typing import Any
 from firmware.controllers.base import Shelf
 from firmware.table_loop import ServiceLoop
 from firmware.web.app import SETTINGS, make_app, overlay_pending
+from firmware.web.catalog_save import FILE_NAME
 from firmware.web.live import LiveTable
 from firmware.web.pairing import Pairing
 from firmware.web.qr import QrOverlay, Remembered
@@ -64,7 +65,14 @@ def start(
     overlay = displays[role] = QrOverlay(table.displays[role], lambda: None)
     loop = ServiceLoop(table, journal, games, service, displays=displays)
     live = LiveTable(loop, profile, games)
-    app = make_app(live, pairing, address, port, spectators=profile.web.spectators)
+    app = make_app(
+        live,
+        pairing,
+        address,
+        port,
+        spectators=profile.web.spectators,
+        catalog=state_dir / FILE_NAME,
+    )
     served = Running(app, host=host, port=port)
     app[SETTINGS]["port"] = served.port
     overlay.pending = overlay_pending(pairing, address, served.port)  # the port now known
