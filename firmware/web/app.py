@@ -49,6 +49,7 @@ COOKIE_MAX_AGE = 365 * 24 * 3600
 PAGE_FILES = {
     "phone.html": "text/html",
     "phone.js": "text/javascript",
+    "catalog.js": "text/javascript",
     "pair.html": "text/html",
     "pair.js": "text/javascript",
     "web.css": "text/css",

@@ -87,15 +87,17 @@ class CatalogForm:
                 self.taps.previous,
             )
         )
-        form = None
-        if last is not None:
-            form = form_for(last, self._catalog(), bindings, previous)
+        catalog = self._catalog()
+        form = None if last is None else form_for(last, catalog, bindings, previous)
+        guilds = catalog.get("guilds")
         return web.json_response(
             {
                 "building": building,
                 "tap": None if last is None else last.to_json(),
                 "form": form,
-                "catalog": str(self.path),
+                "guilds": sorted(guilds) if isinstance(guilds, dict) else [],
+                "cards": len(catalog.get("cards") or []),
+                "file": str(self.path),
             }
         )
 
