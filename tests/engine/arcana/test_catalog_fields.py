@@ -47,9 +47,15 @@ def test_a_catalog_far_from_complete_still_has_its_cards_checked_one_by_one() ->
     data = {"name": "mine", "guilds": {"blades": {}, "thieves": {}}, "cards": []}
     data["cards"].append({"id": "blades_agent_1", "kind": "agent", "guild": "blades", "vp": 0})
     data["cards"].append(
-        {"id": "m_1", "kind": "relic", "main": "military", "vp": 1, "fief": "temple",
-         "arcana": {"military": 0, "political": 0, "spiritual": 0, "financial": 0}}
-    )  # fmt: skip
+        {
+            "id": "m_1",
+            "kind": "relic",
+            "main": "military",
+            "vp": 1,
+            "fief": "temple",
+            "arcana": {"military": 0, "political": 0, "spiritual": 0, "financial": 0},
+        }
+    )
     assert card_problems(data, 1) == {
         "arcana": [
             'card "blades_agent_1": missing value for arcana '

@@ -84,30 +84,55 @@ def test_a_new_tag_opens_a_form_and_saving_writes_the_file_and_binds_the_tag(tab
     assert first["tap"]["uid"] == TAG_A and first["tap"]["pad"] == "stake-2"
     assert first["form"] == {"entry": {}, "replaces": None, "bound": None, "known": False}
     assert first["guilds"] == ["blades", "ferrymen", "thieves", "usurers"]
-    entry = {"id": "blades_agent_1", "kind": "agent", "guild": "blades", "name": "Blades agent 1",
-             "vp": 0, "arcana": {**ZERO, "military": 3, "financial": 1}}  # fmt: skip
+    entry = {
+        "id": "blades_agent_1",
+        "kind": "agent",
+        "guild": "blades",
+        "name": "Blades agent 1",
+        "vp": 0,
+        "arcana": {**ZERO, "military": 3, "financial": 1},
+    }
     status, saved = owner.post(
         "api/catalog/save", {"entry": entry, "replaces": None, "uid": TAG_A, "pad": "stake-2"}
     )
     assert status == 200, saved
-    assert saved == {"saved": "blades_agent_1", "number": 1, "bound": TAG_A, "written": False,
-                     "warnings": []}  # fmt: skip
+    assert saved == {
+        "saved": "blades_agent_1",
+        "number": 1,
+        "bound": TAG_A,
+        "written": False,
+        "warnings": [],
+    }
     assert read_catalog(table.state_dir / "catalog.toml")["cards"] == [entry]
     assert bindings(table) == {TAG_A: "blades_agent_1"}
     # a new tag: the card before it, the next number, no values
     second = tap(table, owner, TAG_B, "stake-3")
-    assert second["form"]["entry"] == {"id": "blades_agent_2", "kind": "agent",
-                                       "guild": "blades", "name": "Blades agent 2", "vp": 0}  # fmt: skip
+    assert second["form"]["entry"] == {
+        "id": "blades_agent_2",
+        "kind": "agent",
+        "guild": "blades",
+        "name": "Blades agent 2",
+        "vp": 0,
+    }
     # the bound tag again: its own entry, to change
     again = tap(table, owner, TAG_A, "stake-4")
-    assert again["form"] == {"entry": entry, "replaces": "blades_agent_1", "bound": "blades_agent_1",
-                             "known": True}  # fmt: skip
+    assert again["form"] == {
+        "entry": entry,
+        "replaces": "blades_agent_1",
+        "bound": "blades_agent_1",
+        "known": True,
+    }
 
 
 def test_the_check_answers_the_sentences_of_catalog_check_by_field(table, capsys) -> None:
     owner = building(table)
-    draft = {"id": "m_agent_01", "kind": "agent", "main": "politcal", "vp": 3,
-             "arcana": {**ZERO, "military": "x"}}  # fmt: skip
+    draft = {
+        "id": "m_agent_01",
+        "kind": "agent",
+        "main": "politcal",
+        "vp": 3,
+        "arcana": {**ZERO, "military": "x"},
+    }
     status, answer = owner.post("api/catalog/check", {"entry": draft, "replaces": None})
     assert status == 200
     problems = answer["problems"]
@@ -144,7 +169,7 @@ def test_bad_input_is_refused_with_a_sentence_and_changes_nothing(table) -> None
             {"entry": {**good, "id": "usurers_base", "guild": "usurers"}, "uid": TAG_A},
             409,
             "stands for thieves_base",
-        ),  # fmt: skip
+        ),
     ]
     for body, status, sentence in cases:
         got, answer = owner.post("api/catalog/save", body)
@@ -153,9 +178,8 @@ def test_bad_input_is_refused_with_a_sentence_and_changes_nothing(table) -> None
     assert bindings(table) == {TAG_A: "thieves_base"}
     status, answer = owner.post(
         "api/catalog/save",
-        {"entry": {**good, "id": "usurers_base", "guild": "usurers"}, "uid": TAG_A,
-         "rebind": True},
-    )  # fmt: skip
+        {"entry": {**good, "id": "usurers_base", "guild": "usurers"}, "uid": TAG_A, "rebind": True},
+    )
     assert status == 200 and bindings(table) == {TAG_A: "usurers_base"}
 
 
@@ -176,9 +200,13 @@ def test_asked_to_the_card_id_is_written_on_the_tag(table) -> None:
     tap(table, owner, TAG_B, "stake-3")
     status, saved = owner.post(
         "api/catalog/save",
-        {"entry": {"id": "militia_1", "kind": "militia", "vp": 0, "arcana": ZERO},
-         "uid": TAG_B, "pad": "stake-3", "write": True},
-    )  # fmt: skip
+        {
+            "entry": {"id": "militia_1", "kind": "militia", "vp": 0, "arcana": ZERO},
+            "uid": TAG_B,
+            "pad": "stake-3",
+            "write": True,
+        },
+    )
     assert status == 200 and saved["written"] is False
     assert saved["warnings"][0].startswith("the card id could not be written on the tag")
     assert bindings(table)[TAG_B] == "militia_1"

@@ -126,8 +126,14 @@ def test_a_save_that_fails_midway_leaves_the_old_file_and_no_scraps(owners_file,
     before = owners_file.read_bytes()
     full = lambda *a, **k: FullDisk(open(*a, **k), 100)  # noqa: E731, SIM115
     monkeypatch.setattr(catalog_save, "open", full, raising=False)
-    card = {"id": "m_relic_01", "kind": "relic", "main": "military", "fief": "temple", "vp": 1,
-            "arcana": {**ZERO, "military": 2}}  # fmt: skip
+    card = {
+        "id": "m_relic_01",
+        "kind": "relic",
+        "main": "military",
+        "fief": "temple",
+        "vp": 1,
+        "arcana": {**ZERO, "military": 2},
+    }
     with pytest.raises(CatalogSaveError) as caught:
         save_catalog_entries(owners_file, [card])
     assert caught.value.problems == [
