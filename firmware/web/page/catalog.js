@@ -9,6 +9,7 @@
   let building = false;
   let shown = null; // {tap, form} on screen
   let checking = null;
+  const CHECK_MS = 150;
 
   async function ask(method, path, body) {
     const options = { method, headers: {} };
@@ -27,6 +28,9 @@
     for (const part of form.querySelectorAll("[data-kinds]")) {
       part.hidden = !part.dataset.kinds.split(" ").includes(kind);
     }
+    // A fief is printed on market cards and tasks: a guild card's form has none to type.
+    const fief = field("fief").closest("[data-kinds]");
+    fief.hidden = fief.hidden || (kind !== "task" && !field("main").value);
   }
 
   function visible(input) { return !input.closest("[hidden]"); }
@@ -84,11 +88,24 @@
     check();
   }
 
+  let inFlight = 0;
+  let timer = null;
+  function soon() { // one check once typing pauses, not one a keystroke
+    form.dataset.checking = "typing";
+    clearTimeout(timer);
+    timer = setTimeout(check, CHECK_MS);
+  }
+
   async function check() {
     const mine = checking = draft();
     const replaces = shown && shown.form.replaces;
-    const answer = await ask("POST", "/api/catalog/check", { entry: mine, replaces });
-    if (mine === checking && answer.ok) showProblems(answer.data.problems);
+    form.dataset.checking = String(++inFlight); // the page's tests wait for the answers
+    try {
+      const answer = await ask("POST", "/api/catalog/check", { entry: mine, replaces });
+      if (mine === checking && answer.ok) showProblems(answer.data.problems);
+    } finally {
+      if (--inFlight === 0) delete form.dataset.checking;
+    }
   }
 
   async function look() {
@@ -162,7 +179,8 @@
     });
     $("build-done").addEventListener("click", stop);
     field("kind").addEventListener("change", showKind);
-    form.addEventListener("input", check);
+    field("main").addEventListener("change", showKind);
+    form.addEventListener("input", soon);
     form.addEventListener("submit", save);
     document.addEventListener("table-version", () => { if (building) look(); });
     look();
