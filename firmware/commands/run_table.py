@@ -19,7 +19,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--profile", default="full-table", help="table profile: a TOML file or a shipped name"
     )
-    parser.add_argument("--catalog", default="sample", help="Arcana catalog: TOML file or name")
+    parser.add_argument(
+        "--catalog",
+        default=None,
+        help="Arcana catalog: TOML file or name (default: the state directory's catalog.toml, "
+        "the one the owner's phone builds, once it checks; else the sample)",
+    )
     parser.add_argument(
         "--emulated",
         action="store_true",
@@ -47,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if profile.missing():  # no READY=1 for a table that cannot play
         print(f"arcana-table run: {'; '.join(profile.missing())}", file=sys.stderr)
         return 2
-    games = GameShelf.for_profile(profile, catalog=args.catalog)
+    games = GameShelf.for_profile(profile, catalog=args.catalog or _owners_catalog(args))
     try:
         games.catalog  # noqa: B018 - validate the catalog before touching any device
     except Exception as err:  # CatalogError and file errors: one sentence, exit 2
@@ -74,6 +79,24 @@ def run(args: argparse.Namespace) -> int:
             served.stop()
         service.close()
     return 0
+
+
+def _owners_catalog(args: argparse.Namespace) -> str:
+    """The catalog the owner built on the phone (docs/web.md), if it checks; else the sample."""
+    from engine.arcana.catalog import CatalogError, load_catalog
+
+    path = state_dir.resolve(args.state_dir) / "catalog.toml"
+    if not path.is_file():
+        return "sample"
+    try:
+        load_catalog(str(path))
+    except CatalogError as err:
+        more = f" (+{len(err.problems) - 1} more)" if len(err.problems) > 1 else ""
+        logging.getLogger(__name__).warning(
+            "%s is not complete yet (%s%s): playing the sample catalog", path, err.problems[0], more
+        )
+        return "sample"
+    return str(path)
 
 
 def _with_web(table, journal, games, service, profile, args):  # type: ignore[no-untyped-def]

@@ -149,9 +149,9 @@ def test_twenty_cards_built_on_the_phone_then_checked_then_played(browser, tmp_p
                 )
             thumb = Thumb(page)
             thumb.taps = 1  # the card on the pad
-            thumb.fill(typed_values(sample[card]))
             if card == "blades_agent_2":  # docs/web.md's picture of the form
                 page.screenshot(path=str(tmp_path / "catalog-form.png"), full_page=True)
+            thumb.fill(typed_values(sample[card]))
             try:  # the field-by-field check has answered the last keystroke
                 page.wait_for_selector("#card-form:not([data-checking])")
             except Exception:

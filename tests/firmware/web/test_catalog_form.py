@@ -224,3 +224,18 @@ def test_done_building_plays_the_owners_catalog_once_it_checks(table) -> None:
     status, answer = owner.post("api/catalog/building", {"on": False})
     assert answer == {"building": False, "check": {"ok": True, "cards": 162}, "playing": "my-copy"}
     assert table.loop.companion.controller.__class__.__name__ == "GameChooser"
+
+
+def test_run_plays_the_owners_catalog_from_the_state_directory_once_it_checks(tmp_path, caplog):
+    import argparse
+
+    from firmware.commands.run_table import _owners_catalog
+
+    args = argparse.Namespace(state_dir=tmp_path)
+    assert _owners_catalog(args) == "sample"  # nothing built yet
+    path = tmp_path / "catalog.toml"
+    path.write_text('name = "my-copy"\n[guilds.blades]\n')
+    assert _owners_catalog(args) == "sample"
+    assert "not complete yet" in caplog.text and "playing the sample catalog" in caplog.text
+    path.write_text(SAMPLE.read_text().replace('name = "sample"', 'name = "my-copy"'))
+    assert _owners_catalog(args) == str(path)
