@@ -23,11 +23,12 @@ from firmware.controllers.arcana import Bot as ArcanaBot
 from firmware.controllers.arcana import play_demo_game as play_arcana
 from firmware.controllers.resarcana.bot import Bot as ResBot
 from firmware.controllers.resarcana.bot import play_demo_game as play_res
+from firmware.controllers.resarcana.screens import gain_label
 from firmware.drawing import Notice, notice_screen
 from firmware.events import Press, Tap
 from firmware.games import FULL_TABLE_PADS, GameShelf
 from firmware.journal import Journal
-from firmware.language import codes, load, local_name, using
+from firmware.language import codes, load, local_name, res_arcana_name, using
 from firmware.screens import RENDERERS, SIZES, Screen
 from firmware.screens.canvas import Canvas
 from firmware.screens.font import ELLIPSIS, load_font
@@ -50,11 +51,22 @@ def catalog_objects() -> list[dict]:
     return [tomllib.loads(path.read_text(encoding="utf-8")) for path in CATALOGS]
 
 
+def names_of(entry: dict, default: str) -> list[str]:
+    """A card's or guild's name and its names in the table's languages."""
+    return [entry.get("name", default), *entry.get("names", {}).values()]
+
+
 LONGEST_CARD = widest(
-    card.get("name", card["id"]) for catalog in catalog_objects() for card in catalog["cards"]
+    name
+    for catalog in catalog_objects()
+    for card in catalog["cards"]
+    for name in names_of(card, card["id"])
 )
 LONGEST_GUILD = widest(
-    guild["name"] for catalog in catalog_objects() for guild in catalog["guilds"].values()
+    name
+    for catalog in catalog_objects()
+    for gid, guild in catalog["guilds"].items()
+    for name in names_of(guild, gid)
 )
 
 
@@ -172,11 +184,14 @@ def test_a_res_arcana_game_of_four_cuts_no_text(tmp_path, code):
     assert len(table.shown) > 20
 
 
-def test_a_discard_names_the_widest_res_arcana_card_whole():
+@pytest.mark.parametrize("code", codes())
+def test_a_discard_names_the_widest_res_arcana_card_whole(code):
     from firmware.screens import ChoiceScreen
 
-    card = widest(card.name for card in CARDS.values())
-    assert_nothing_cut([("stake-0", ChoiceScreen(card, ("1 gold", "2 death")))])
+    with using(code):
+        card = widest(res_arcana_name(card) for card in CARDS)
+        gains = (gain_label("gold"), gain_label("death"))
+        assert_nothing_cut([("stake-0", ChoiceScreen(card, gains))])
 
 
 # The refusals the controllers and the engines give, with the longest names filled in (the
