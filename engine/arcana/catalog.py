@@ -342,8 +342,10 @@ def _parse_names(raw: Any, where: str, problems: list[str]) -> dict[str, str] | 
     names = {}
     for language, value in raw.items():
         if language not in LANGUAGES:
+            hint = f"did you mean {language.lower()}?" if language.lower() in LANGUAGES else ""
             problems.append(
-                f'{where}names: unknown language "{language}" (the languages of the table: {known})'
+                f'{where}names: unknown language "{language}" '
+                f"({hint or 'the languages of the table: ' + known})"
             )
             continue
         fault = _name_fault(value, f"the {language} name")
