@@ -15,27 +15,22 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from quick_table import QuickTable
 
 from engine.arcana.catalogs import __file__ as catalogs_init
 from engine.resarcana import CARDS
-from firmware.companion import Companion
 from firmware.controllers.arcana import Bot as ArcanaBot
 from firmware.controllers.arcana import play_demo_game as play_arcana
 from firmware.controllers.resarcana.bot import Bot as ResBot
 from firmware.controllers.resarcana.bot import play_demo_game as play_res
 from firmware.controllers.resarcana.screens import gain_label
 from firmware.drawing import Notice, notice_screen
-from firmware.events import Press, Tap
 from firmware.games import FULL_TABLE_PADS, GameShelf
-from firmware.journal import Journal
 from firmware.language import codes, load, local_name, res_arcana_name, using
 from firmware.screens import RENDERERS, SIZES, Screen
 from firmware.screens.canvas import Canvas
 from firmware.screens.font import ELLIPSIS, load_font
 from firmware.screens.short_forms import is_short_form
-from firmware.steps import Step
-from firmware.tabletop import uid_for
-from hardware.display.screen import DisplayHealth
 
 ROOT = Path(__file__).resolve().parents[3]
 CATALOGS = (Path(catalogs_init).with_name("sample.toml"), ROOT / "docs" / "catalog-template.toml")
@@ -76,52 +71,6 @@ def longest_names_catalog() -> dict:
     for card in catalog["cards"]:
         card["name"] = LONGEST_CARD
     return catalog
-
-
-class Display:
-    """A display that keeps nothing: the models are checked, not the pixels."""
-
-    size = (128, 64)
-    health = DisplayHealth()
-
-    def show(self, image) -> None:
-        pass
-
-
-class QuickTable:
-    """The companion fed tap and press events directly (no emulated readers: fast), noting
-    every screen model and notice it shows."""
-
-    def __init__(self, state_dir: Path, games: GameShelf) -> None:
-        self.games = games
-        roles = ("status", *FULL_TABLE_PADS)
-        self.companion = Companion(
-            {role: Display() for role in roles}, Journal.open(state_dir), games
-        )
-        self.companion.start()
-        self.shown: dict[tuple[str, Screen], None] = {}
-        self._note()
-
-    def tap(self, pad: str, card: str) -> None:
-        self.companion.handle(Tap(pad, uid_for(card), card))
-        self._note()
-
-    def press(self, button: str, held: bool = False) -> None:
-        self.companion.handle(Press(button, held))
-        self._note()
-
-    def perform(self, step: Step) -> None:
-        if step.kind == "tap":
-            self.tap(step.target, step.card)
-        else:
-            self.press(step.target, step.held)
-
-    def _note(self) -> None:
-        for role, screen in self.companion.controller.screens().items():
-            self.shown.setdefault((role, screen), None)
-        for role, notice in self.companion.notices.items():
-            self.shown.setdefault((role, notice_screen(notice)), None)
-        self.companion.notices.clear()
 
 
 def cuts(screen: Screen, size) -> list[str]:
@@ -256,11 +205,16 @@ def longest(language, field: str) -> object:
         "names": f"{guild} & {guild}",
         "what": language.text("undo.bribe", card=LONGEST_CARD),
         "stake": widest([language.text("stake.free_trade"), language.text("stake.label", n=5)]),
-        "arcanum": widest([language.text(f"arcanum.{a}") for a in (
-            "military", "political", "spiritual", "financial")]),
+        "arcanum": widest(
+            [
+                language.text(f"arcanum.{a}")
+                for a in ("military", "political", "spiritual", "financial")
+            ]
+        ),
         "outcome": language.text("struggle.wins", name=guild),
-        "essence": widest([language.text(f"essence.{e}") for e in (
-            "fire", "life", "calm", "death", "gold")]),
+        "essence": widest(
+            [language.text(f"essence.{e}") for e in ("fire", "life", "calm", "death", "gold")]
+        ),
         "uid": "04A224B2C35E80",
     }.get(field, 44)
 
@@ -287,7 +241,6 @@ def test_every_catalog_sentence_fits_whole_as_a_notice_at_its_longest(code):
 def test_every_language_is_checked():
     assert {"en", "de"} <= set(codes())
     assert load("de").text("stake.free_trade") == "Freihandelszone"
-
 
 
 @pytest.mark.parametrize("state", ["not answering", "check IRQ wire"])  # firmware.inputs
