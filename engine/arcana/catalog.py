@@ -9,8 +9,9 @@ and reports every problem at once, each naming the card and the field:
     catalog.cards["m_agent_07"].arcana["political"]
     catalog.card_name("m_agent_07", "de")        # its name in German, else its `name`
 
-A card or a guild may carry its name in the table's other languages: `names = { de = "...",
-fa = "..." }` beside `name` (docs/records.md, "Names in the players' languages").
+A card or a guild may carry its name in the table's languages: `names = { de = "...",
+fa = "..." }` beside `name` (docs/records.md, "Names in the players' languages"; the checks
+are in engine/arcana/names.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from engine.arcana.names import check_twins, name_fault, parse_names
 from engine.protocol import EngineError
 from engine.records import MAX_DIGITS, shown
 
@@ -66,10 +68,6 @@ CARD_KEYS = (
     "effect",
     "count",
 )
-# The languages of the table's screens (firmware/language/ has a catalog for each; the engine
-# cannot import it, so tests/firmware/test_language.py keeps the two the same). A card's or a
-# guild's `names` may name it in these.
-LANGUAGES = ("en", "de", "fa")
 CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
 
 
@@ -295,65 +293,14 @@ def _parse_guilds(raw: Any, problems: list[str]) -> dict[str, Guild]:
             problems.append(f'guild "{gid}": unknown arcanum "{tie}" in tie_arcanum')
             tie = "military"
         label = entry.get("name", GUILD_NAMES.get(gid, gid.replace("_", " ").title()))
-        fault = _name_fault(label, "a guild's name")
+        fault = name_fault(label, "a guild's name")
         if fault:
             problems.append(f"[guilds.{gid}] name: {fault}")
             label = gid
-        names = _parse_names(entry.get("names"), f"[guilds.{gid}] ", problems)
-        _check_twins(gid, Guild(gid, label, tie, names), guilds, problems)
+        names = parse_names(entry.get("names"), f"[guilds.{gid}] ", problems)
+        check_twins(gid, Guild(gid, label, tie, names), guilds, problems)
         guilds[gid] = Guild(gid, label, tie, names)
     return guilds
-
-
-def _check_twins(gid: str, guild: Guild, guilds: dict[str, Guild], problems: list[str]) -> None:
-    """Two guilds called alike in any language: players could not be told apart."""
-    reported: set[str] = set()
-    for language in (None, *LANGUAGES):
-        said = guild.name_in(language).casefold()
-        for twin in guilds.values():
-            if twin.id not in reported and twin.name_in(language).casefold() == said:
-                reported.add(twin.id)
-                own = language is not None and language in (guild.names or {})
-                where = f"names.{language}" if own else "name"
-                also = f" (in {language})" if language else ""
-                problems.append(
-                    f'[guilds.{gid}] {where}: "{guild.name_in(language)}" is the name of '
-                    f'guild "{twin.id}" too{also}'
-                )
-
-
-def _name_fault(value: Any, what: str) -> str | None:
-    """Why `value` cannot be a name shown on the screens, or None."""
-    if not isinstance(value, str):
-        return f"{what} must be text, not {shown(value)}"
-    if not value.strip():
-        return f"{what} is empty (give the name, or leave the key out)"
-    return None
-
-
-def _parse_names(raw: Any, where: str, problems: list[str]) -> dict[str, str] | None:
-    """A `names` table: the name in each of the table's languages (`{de = "...", fa = "..."}`)."""
-    if raw is None:
-        return None
-    known = ", ".join(LANGUAGES)
-    if not isinstance(raw, dict):
-        problems.append(f"{where}names: a table of names by language ({known}), not {shown(raw)}")
-        return None
-    names = {}
-    for language, value in raw.items():
-        if language not in LANGUAGES:
-            hint = f"did you mean {language.lower()}?" if language.lower() in LANGUAGES else ""
-            problems.append(
-                f'{where}names: unknown language "{language}" '
-                f"({hint or 'the languages of the table: ' + known})"
-            )
-            continue
-        fault = _name_fault(value, f"the {language} name")
-        if fault:
-            problems.append(f"{where}names.{language}: {fault}")
-            continue
-        names[language] = value
-    return names or None
 
 
 def _parse_card(
@@ -421,10 +368,10 @@ def _parse_card(
             )
     count = _count(raw, "count", where, problems, minimum=1) if kind == "task" else None
     name = raw.get("name")
-    fault = None if name is None else _name_fault(name, "name")
+    fault = None if name is None else name_fault(name, "name")
     if fault:
         problems.append(f"{where}: {fault}")
-    names = _parse_names(raw.get("names"), f"{where}: ", problems)
+    names = parse_names(raw.get("names"), f"{where}: ", problems)
     return Card(
         id=cid,
         kind=kind,

@@ -13,7 +13,7 @@ import pytest
 from quick_table import QuickTable
 
 from engine.arcana import load_catalog
-from engine.arcana.catalog import LANGUAGES
+from engine.arcana.names import LANGUAGES
 from engine.resarcana import CARDS
 from firmware.controllers.arcana import Bot as ArcanaBot
 from firmware.controllers.arcana import play_demo_game as play_arcana

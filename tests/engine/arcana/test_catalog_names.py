@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.arcana import RULES, CatalogError, load_catalog
-from engine.arcana.catalog import LANGUAGES
+from engine.arcana.names import LANGUAGES
 from engine.records import dumps, load
 
 ROOT = Path(__file__).resolve().parents[3]
