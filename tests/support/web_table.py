@@ -83,7 +83,7 @@ class Phone(Client):
 class WebTable:
     """An emulated full table with `[web]` on, its loop running, its web app served."""
 
-    def __init__(self, state_dir: Path, spectators: bool = False) -> None:
+    def __init__(self, state_dir: Path, spectators: bool = False, catalog: str = "sample") -> None:
         profile = load_profile("full-table")
         profile = dataclasses.replace(profile, web=WebSpec(True, 8080, spectators))
         self.state_dir = state_dir
@@ -96,7 +96,7 @@ class WebTable:
         self.loop, self.served = start(
             self.table,
             self.journal,
-            GameShelf.for_profile(profile),
+            GameShelf.for_profile(profile, catalog=catalog),
             service,
             profile,
             state_dir,
