@@ -153,10 +153,6 @@ class Catalog:
         card = self.cards.get(card_id)
         return card.name_in(language) if card else card_id
 
-    def guild_of_name(self, name: str) -> Guild | None:
-        """The guild called `name` (its default name, as records name players), or None."""
-        return next((g for g in self.guilds.values() if g.name == name), None)
-
     def fiefs(self) -> list[str]:
         return sorted({self.cards[c].fief or "" for c in self.market})
 

@@ -83,7 +83,7 @@ def test_a_guild_is_named_in_a_language_and_its_name_stays_the_one_records_use(t
         "Blades",
         "Blades",
     )
-    assert catalog.guild_of_name("Blades") is blades and catalog.guild_of_name("Klingen") is None
+    assert catalog.to_object()["guilds"]["blades"]["names"] == {"de": "Die Klingen"}
 
 
 def test_names_round_trip_through_the_catalog_object_and_an_inline_record(tmp_path):
