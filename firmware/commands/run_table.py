@@ -1,18 +1,22 @@
 """`arcana-table run --profile FILE`: the table on real hardware, as the systemd unit runs it.
 
 `--emulated` runs the same loop on the profile's emulated devices (for trying a profile and
-for tests); the journal makes a restarted table continue where it stopped.
+for tests); the journal makes a restarted table continue where it stopped. With `[web]`
+enabled, a listening socket systemd hands over ($LISTEN_FDS, `arcana-table-web.socket`) is
+served on; without one the web app binds the profile's port itself (docs/web.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import socket
 import sys
 
 from firmware import state_dir
 from firmware.commands import open_table, table_buses
 from firmware.commands.refusal import refuse
+from firmware.errors import FirmwareError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -47,6 +51,10 @@ def run(args: argparse.Namespace) -> int:
     if profile.missing():  # no READY=1 for a table that cannot play
         print(f"arcana-table run: {'; '.join(profile.missing())}", file=sys.stderr)
         return 2
+    try:
+        handed = _handed_socket(profile.web.enabled)
+    except FirmwareError as err:  # HandedSocketError: what fd 3 holds cannot be served on
+        return refuse(f"arcana-table run: {err}")
     games = GameShelf.for_profile(profile, catalog=args.catalog)
     try:
         games.catalog  # noqa: B018 - validate the catalog before touching any device
@@ -65,7 +73,12 @@ def run(args: argparse.Namespace) -> int:
     served = None
     try:
         if profile.web.enabled:  # the owner's web app (docs/web.md)
-            loop, served = _with_web(table, journal, games, service, profile, args)
+            try:
+                loop, served = _with_web(table, journal, games, service, profile, args, handed)
+            except OSError as err:
+                journal.close()
+                table.close()
+                return refuse(_cannot_listen(profile.web.port, err))
         else:
             loop = ServiceLoop(table, journal, games, service)
         loop.run()
@@ -76,11 +89,39 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _with_web(table, journal, games, service, profile, args):  # type: ignore[no-untyped-def]
+def _handed_socket(web_enabled: bool) -> socket.socket | None:
+    """The listening socket systemd handed over, if any (None without [web] too)."""
+    from firmware.web.activation import handed_socket
+
+    sock = handed_socket()
+    if sock is not None and not web_enabled:
+        logging.getLogger(__name__).warning(
+            "systemd handed over a listening socket (port %d) but the profile does not serve "
+            "the web app: nothing answers on it. Add [web] enabled = true to the profile, or "
+            "stop arcana-table-web.socket and remove the drop-in web.conf (docs/web.md)",
+            sock.getsockname()[1],
+        )
+        sock.close()
+        return None
+    return sock
+
+
+def _cannot_listen(port: int, err: OSError) -> str:
+    return (
+        f"arcana-table run: the web app cannot listen on port {port} ({err.strerror or err}). "
+        "Under the systemd unit the service has no network of its own: install "
+        "systemd/arcana-table-web.socket and its drop-in web.conf (docs/web.md); "
+        "otherwise free the port or set another [web] port"
+    )
+
+
+def _with_web(table, journal, games, service, profile, args, handed):  # type: ignore[no-untyped-def]
     from firmware.web.serve import start
 
-    loop, served = start(table, journal, games, service, profile, state_dir.resolve(args.state_dir))
+    state = state_dir.resolve(args.state_dir)
+    loop, served = start(table, journal, games, service, profile, state, sock=handed)
+    how = "on systemd's socket" if handed is not None else "on its own socket"
     logging.getLogger(__name__).info(
-        "web app on port %d (pair with: arcana-table pair)", served.port
+        "web app %s, port %d (pair with: arcana-table pair)", how, served.port
     )
     return loop, served

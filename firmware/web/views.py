@@ -20,13 +20,17 @@ from firmware.controllers.base import Shelf
 from firmware.language import code, res_arcana_name
 
 
-def public_record(game: str, lines: list[dict[str, Any]], viewer: int | None) -> list[Any]:
+def public_record(
+    game: str, lines: list[dict[str, Any]], viewer: int | None, replay: Any = None
+) -> list[Any]:
     """The record (header first) as `viewer` may see it; the header's catalog is kept by
-    name only (a full catalog object would repeat every card's values)."""
+    name only (a full catalog object would repeat every card's values). `replay`: an
+    Arcana `PublicReplay` kept between calls, so a growing record replays only its new
+    lines."""
     if game == "arcana":
-        from engine.arcana import public_record as arcana_record
+        from engine.arcana import PublicReplay
 
-        lines = arcana_record(lines, viewer)
+        lines = (replay or PublicReplay()).records(lines, (viewer,))[viewer]
     if lines and isinstance(lines[0].get("setup", {}).get("catalog"), dict):
         setup = dict(lines[0]["setup"], catalog=lines[0]["setup"]["catalog"].get("name", "custom"))
         lines = [dict(lines[0], setup=setup), *lines[1:]]

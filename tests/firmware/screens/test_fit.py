@@ -28,9 +28,10 @@ from firmware.drawing import Notice, notice_screen
 from firmware.games import FULL_TABLE_PADS, GameShelf
 from firmware.language import codes, load, local_name, res_arcana_name, using
 from firmware.screens import RENDERERS, SIZES, Screen
-from firmware.screens.canvas import Canvas
+from firmware.screens.canvas import Canvas, Mark
 from firmware.screens.font import ELLIPSIS, load_font
-from firmware.screens.short_forms import is_short_form
+from firmware.screens.gallery import EXAMPLES, LANGUAGE_OF
+from firmware.screens.short_forms import forms, is_short_form
 
 ROOT = Path(__file__).resolve().parents[3]
 CATALOGS = (Path(catalogs_init).with_name("sample.toml"), ROOT / "docs" / "catalog-template.toml")
@@ -75,6 +76,11 @@ def longest_names_catalog() -> dict:
 
 def cuts(screen: Screen, size) -> list[str]:
     """Every text of the screen drawn at this size that did not fit whole."""
+    return [f"{mark.text!r} shown as {mark.shown!r}" for mark in cut_marks(screen, size)]
+
+
+def cut_marks(screen: Screen, size) -> list[Mark]:
+    """The marks of the texts of the screen drawn at this size that did not fit whole."""
     made: list[Canvas] = []
     original = Canvas.__init__
 
@@ -88,7 +94,7 @@ def cuts(screen: Screen, size) -> list[str]:
     finally:
         Canvas.__init__ = original  # type: ignore[method-assign]
     return [
-        f"{mark.text!r} shown as {mark.shown!r}"
+        mark
         for canvas in made
         for mark in canvas.marks
         if not mark.text.startswith("icon:")
@@ -236,6 +242,49 @@ def test_every_catalog_sentence_fits_whole_as_a_notice_at_its_longest(code):
                 shown.append((key, RefusalScreen(said)))
         assert_nothing_cut(shown)
     assert len(shown) > 60
+
+
+# Gallery examples that show on purpose what a name from an owner's own catalog (one without a
+# short form) looks like in a box too narrow for it: the ellipsis (docs/screens.md). Nothing
+# else in the gallery may be cut, in any language, at either panel height.
+OWNERS_NAMES_CUT = {
+    "stake": {"Ann", "Cleo"},  # three guilds side by side at 128x32
+    "stake_four_guilds": {"Temple of the Drowned Moon"},
+    "ranking": {"Maximilian-Theodor"},
+}
+
+
+@pytest.mark.parametrize("name", list(EXAMPLES))
+def test_every_gallery_example_cuts_no_text_in_its_language(name):
+    language = LANGUAGE_OF.get(name, "en")
+    allowed = OWNERS_NAMES_CUT.get(name, set())
+    with using(language):
+        cut = {size: cut_marks(EXAMPLES[name], size) for size in SIZES}
+        assert all(forms(text) == () for text in allowed)  # no short form it could show
+    problems = [
+        f"{size[0]}x{size[1]} {mark.text!r} shown as {mark.shown!r}"
+        for size, marks in cut.items()
+        for mark in marks
+        if mark.text not in allowed
+    ]
+    assert not problems, f"{name} ({language}): " + "; ".join(problems)
+    if allowed:  # the example still shows what it is there for
+        assert allowed == {mark.text for marks in cut.values() for mark in marks}
+
+
+@pytest.mark.parametrize("code", codes())
+def test_the_game_choice_fits_whole_at_every_line(tmp_path, code):
+    """The games above choose their game from the first lines; the language line is last."""
+    from firmware.screens import ChoiceScreen
+
+    with using(code):
+        table = QuickTable(tmp_path, GameShelf(language=code))
+        options = len(table.companion.controller.screens()["status"].options)
+        for _ in range(options - 1):
+            table.press("select")
+        assert_nothing_cut(table.shown)
+    shown = {screen.selected for _, screen in table.shown if isinstance(screen, ChoiceScreen)}
+    assert shown == set(range(options)) and options >= 4  # ... the language line among them
 
 
 def test_every_language_is_checked():
