@@ -7,6 +7,11 @@ and reports every problem at once, each naming the card and the field:
     catalog = load_catalog("sample")            # the shipped, made-up sample deck
     catalog = load_catalog("my_copy.toml")      # an owner's file
     catalog.cards["m_agent_07"].arcana["political"]
+    catalog.card_name("m_agent_07", "de")        # its name in German, else its `name`
+
+A card or a guild may carry its name in the table's languages: `names = { de = "...",
+fa = "..." }` beside `name` (docs/records.md, "Names in the players' languages"; the checks
+are in engine/arcana/names.py).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from engine.arcana.names import check_twins, name_fault, parse_names
 from engine.protocol import EngineError
 from engine.records import MAX_DIGITS, shown
 
@@ -48,9 +54,21 @@ TASK_VP = 6
 MAX_DEPTH = 8  # cards -> card -> arcana -> value is 4 levels
 # The keys each table of a catalog may have; any other is a typo to point out.
 CATALOG_KEYS = ("name", "guilds", "cards")
-GUILD_KEYS = ("name", "tie_arcanum")
+GUILD_KEYS = ("name", "names", "tie_arcanum")
 LARGEST = 10**MAX_DIGITS - 1  # a catalog rides inline in records, which hold no longer number
-CARD_KEYS = ("id", "kind", "vp", "name", "guild", "main", "fief", "arcana", "effect", "count")
+CARD_KEYS = (
+    "id",
+    "kind",
+    "vp",
+    "name",
+    "names",
+    "guild",
+    "main",
+    "fief",
+    "arcana",
+    "effect",
+    "count",
+)
 CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
 Say = Callable[[str, str], None]  # (field, sentence): one problem of a card's field
 
@@ -91,6 +109,11 @@ class Card:
     arcana: dict[str, int] | None = None
     effect: str | None = None
     count: int | None = None
+    names: dict[str, str] | None = None  # by language code, from the catalog's `names`
+
+    def name_in(self, language: str | None) -> str:
+        """The card's name in a language ("de"), else its `name`."""
+        return (self.names or {}).get(language or "", self.name)
 
     @property
     def is_market(self) -> bool:
@@ -111,6 +134,11 @@ class Guild:
     id: str
     name: str
     tie_arcanum: str
+    names: dict[str, str] | None = None  # by language code, from the catalog's `names`
+
+    def name_in(self, language: str | None) -> str:
+        """The guild's name in a language ("de"), else its `name`."""
+        return (self.names or {}).get(language or "", self.name)
 
 
 @dataclass(frozen=True, eq=False)
@@ -135,9 +163,10 @@ class Catalog:
     def kind(self, card_id: str) -> str:
         return self.cards[card_id].kind
 
-    def card_name(self, card_id: str) -> str:
+    def card_name(self, card_id: str, language: str | None = None) -> str:
+        """A card's name in `language` where the catalog gives one, else its `name`."""
         card = self.cards.get(card_id)
-        return card.name if card else card_id
+        return card.name_in(language) if card else card_id
 
     def fiefs(self) -> list[str]:
         return sorted({self.cards[c].fief or "" for c in self.market})
@@ -152,10 +181,14 @@ class Catalog:
                     entry[key] = getattr(card, key)
             if card.arcana is not None:
                 entry["arcana"] = dict(card.arcana)
+            if card.names:
+                entry["names"] = dict(card.names)
             cards.append(entry)
-        guilds = {
-            g.id: {"name": g.name, "tie_arcanum": g.tie_arcanum} for g in self.guilds.values()
-        }
+        guilds: dict[str, Any] = {}
+        for g in self.guilds.values():
+            guilds[g.id] = {"name": g.name, "tie_arcanum": g.tie_arcanum}
+            if g.names:
+                guilds[g.id]["names"] = dict(g.names)
         return {"name": self.name, "guilds": guilds, "cards": cards}
 
 
@@ -295,13 +328,13 @@ def _parse_guilds(raw: Any, problems: list[str]) -> dict[str, Guild]:
             problems.append(f'guild "{gid}": unknown arcanum "{tie}" in tie_arcanum')
             tie = "military"
         label = entry.get("name", GUILD_NAMES.get(gid, gid.replace("_", " ").title()))
-        if not isinstance(label, str) or not label:
-            problems.append(f"[guilds.{gid}] name: a guild's name must be text, not {shown(label)}")
+        fault = name_fault(label, "a guild's name")
+        if fault:
+            problems.append(f"[guilds.{gid}] name: {fault}")
             label = gid
-        twin = next((g.id for g in guilds.values() if g.name.casefold() == label.casefold()), None)
-        if twin is not None:
-            problems.append(f'[guilds.{gid}] name: "{label}" is the name of guild "{twin}" too')
-        guilds[gid] = Guild(gid, label, tie)
+        names = parse_names(entry.get("names"), f"[guilds.{gid}] ", problems)
+        check_twins(gid, Guild(gid, label, tie, names), guilds, problems)
+        guilds[gid] = Guild(gid, label, tie, names)
     return guilds
 
 
@@ -375,19 +408,25 @@ def _parse_card(raw: Any, number: int, guilds: dict[str, Guild], problems: Probl
             )
     count = _count(raw, "count", where, say, minimum=1) if kind == "task" else None
     name = raw.get("name")
-    if name is not None and (not isinstance(name, str) or not name):
-        say("name", f"{where}: name must be text, not {shown(name)}")
+    fault = None if name is None else name_fault(name, "name")
+    if fault:
+        say("name", f"{where}: {fault}")
+    said: list[str] = []  # the names' own checks (engine/arcana/names.py) list sentences
+    names = parse_names(raw.get("names"), f"{where}: ", said)
+    for sentence in said:
+        say("names", sentence)
     return Card(
         id=cid,
         kind=kind,
         vp=vp,
-        name=name if isinstance(name, str) and name else _default_name(cid),
+        name=name if isinstance(name, str) and not fault else _default_name(cid),
         guild=guild if isinstance(guild, str) else None,
         main=main if isinstance(main, str) else None,
         fief=fief if isinstance(fief, str) and (main is not None or kind == "task") else None,
         arcana=arcana,
         effect=effect if kind == "location" else None,
         count=count,
+        names=names,
     )
 
 

@@ -35,6 +35,8 @@ from firmware.web.catalog_taps import CardTap, CatalogTaps, write_card_id
 
 # What a new card takes from the card before it; its arcana are the owner's to type.
 CARRIED = ("kind", "guild", "main", "fief", "effect", "vp", "count")
+# The form's fields; any other key of a card (its `names` in other languages) is kept as is.
+FORM_KEYS = ("id", "kind", "guild", "main", "name", "vp", "fief", "effect", "count", "arcana")
 NUMBERED = re.compile(r"^(.*?)(\d+)$")
 MOST_SHOWN = 12  # problems of a whole catalog listed when building ends
 
@@ -104,12 +106,14 @@ class CatalogForm:
     async def check(self, request: web.Request) -> web.Response:
         self.owner(request)
         entry, replaces = _draft(guard.json_object(request, ("entry",)))
+        entry = self._with_the_rest(entry, replaces)
         return web.json_response({"problems": self._problems(entry, replaces)})
 
     async def save(self, request: web.Request) -> web.Response:
         self.owner(request)
         body = guard.json_object(request, ("entry",))
         entry, replaces = _draft(body)
+        entry = self._with_the_rest(entry, replaces)
         uid, pad, write, rebind = _binding(body)
         problems = self._problems(entry, replaces)
         if problems:
@@ -170,6 +174,14 @@ class CatalogForm:
             return read_catalog(self.path)
         except CatalogSaveError as err:
             raise guard.Refused(409, f"The catalog file cannot be used: {err}") from None
+
+    def _with_the_rest(self, entry: dict[str, Any], replaces: str | None) -> dict[str, Any]:
+        """The form's fields and, of the card it changes, the keys the form has no field for."""
+        if replaces is None:
+            return entry
+        cards = self._catalog().get("cards") or []
+        old = next((c for c in cards if isinstance(c, dict) and c.get("id") == replaces), {})
+        return {**{k: v for k, v in old.items() if k not in FORM_KEYS}, **entry}
 
     def _problems(self, entry: dict[str, Any], replaces: str | None) -> dict[str, list[str]]:
         data, number = placed(self._catalog(), entry, replaces)

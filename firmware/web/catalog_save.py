@@ -171,11 +171,12 @@ def _plain(item: Any) -> Any:
 
 
 def _item(key: str, value: Any) -> Any:
-    if key == "arcana" and isinstance(value, Mapping):
+    if isinstance(value, Mapping):  # arcana, names: inline, as the template writes them
         inline = tomlkit.inline_table()
-        for arcanum in ARCANA + tuple(a for a in value if a not in ARCANA):
-            if arcanum in value:
-                inline[str(arcanum)] = value[arcanum]
+        order = ARCANA if key == "arcana" else ()
+        for sub in order + tuple(k for k in value if k not in order):
+            if sub in value:
+                inline[str(sub)] = value[sub]
         return inline
     try:
         return tomlkit.item(value)

@@ -239,3 +239,29 @@ def test_run_plays_the_owners_catalog_from_the_state_directory_once_it_checks(tm
     assert "not complete yet" in caplog.text and "playing the sample catalog" in caplog.text
     path.write_text(SAMPLE.read_text().replace('name = "sample"', 'name = "my-copy"'))
     assert _owners_catalog(args) == str(path)
+
+
+def test_a_card_changed_on_the_form_keeps_what_the_form_has_no_field_for(table) -> None:
+    owner = building(table)
+    path = table.state_dir / "catalog.toml"
+    path.write_text(
+        'name = "my-copy"\n[guilds.blades]\n\n[[cards]]  # mine\nid = "blades_base"\n'
+        'kind = "base"\nguild = "blades"\nvp = 0\nnames = { de = "Klingen-Gilde" }\n'
+    )
+    status, saved = owner.post(
+        "api/catalog/save",
+        {
+            "entry": {"id": "blades_base", "kind": "base", "guild": "blades", "vp": 1},
+            "replaces": "blades_base",
+        },
+    )
+    assert status == 200, saved
+    (card,) = read_catalog(path)["cards"]
+    assert card == {
+        "id": "blades_base",
+        "kind": "base",
+        "guild": "blades",
+        "vp": 1,
+        "names": {"de": "Klingen-Gilde"},
+    }
+    assert "[[cards]]  # mine" in path.read_text()
