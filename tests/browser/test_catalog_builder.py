@@ -133,6 +133,7 @@ def test_twenty_cards_built_on_the_phone_then_checked_then_played(browser, tmp_p
         page.on("pageerror", lambda e: logged.append(str(e)))
         page.on("framenavigated", lambda f: logged.append(f"navigated {f.url}"))
         page.goto(table.url)
+        page.wait_for_selector("#catalog-area")  # shown once the page knows it is the owner's
         page.click("#build")
         page.wait_for_selector("#catalog-status:has-text('Tap a card on any pad')")
         costs = []
