@@ -92,6 +92,15 @@ class GameShelf:
 
         return load_catalog(self.catalog_source)
 
+    def use_catalog(self, source: str | dict[str, Any]) -> None:
+        """Play another Arcana catalog from the next game on (the owner's, once it checks);
+        CatalogError, and the catalog played stays, if it does not load."""
+        from engine.arcana import load_catalog
+
+        catalog = load_catalog(source)
+        self.catalog_source = source
+        self.__dict__["catalog"] = catalog  # the cached property's value
+
     def cards(self, game: str | None) -> set[str]:
         """Every card id a tag may stand for in this game (or in either game)."""
         ids: set[str] = set()

@@ -20,6 +20,7 @@ import copy
 import difflib
 import tomllib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -69,6 +70,20 @@ CARD_KEYS = (
     "count",
 )
 CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
+Say = Callable[[str, str], None]  # (field, sentence): one problem of a card's field
+
+
+class Problems(list[str]):
+    """Every problem's sentence in order, and those about one card's field by card number
+    (from 1) and field ("id", "kind", "arcana.military"; "" for the card as a whole)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fields: dict[int, dict[str, list[str]]] = {}
+
+    def at(self, number: int, key: str, sentence: str) -> None:
+        self.append(sentence)
+        self.fields.setdefault(number, {}).setdefault(key, []).append(sentence)
 
 
 class CatalogError(EngineError, ValueError):
@@ -225,13 +240,47 @@ def _from_file(path: Path, label: str) -> Catalog:
 
 def parse_catalog(data: Any, source: Any, label: str = "catalog") -> Catalog:
     """Validate a catalog object (already parsed TOML or JSON) and build the Catalog."""
-    problems: list[str] = []
+    problems = Problems()
+    name, guilds, cards = _examine(data, label, problems)
+    if problems:
+        raise CatalogError(problems, label)
+    return Catalog(
+        name=name,
+        guilds=guilds,
+        cards=cards,
+        source=source,
+        market=tuple(sorted(c.id for c in cards.values() if c.is_market)),
+        militia=tuple(sorted(c.id for c in cards.values() if c.kind == "militia")),
+        tasks=tuple(sorted(c.id for c in cards.values() if c.kind == "task")),
+        game_end=next(c.id for c in cards.values() if c.kind == "game_end"),
+    )
+
+
+def card_problems(data: dict[str, Any], number: int) -> dict[str, list[str]]:
+    """What `catalog check` says about card `number` (from 1) of a catalog object, by field:
+
+        >>> card_problems({"guilds": {"blades": {}}, "cards": [{"id": "x", "kind": "base"}]}, 1)
+        {'vp': ['card "x": missing value for vp'], 'guild': ['card "x": missing value for guild']}
+
+    The same sentences as the whole check, for one card only (the owner's form checks a card
+    as it is typed, in a catalog that is not complete yet). Raises CatalogError only for a
+    catalog nested too deeply to be checked at all.
+    """
+    problems = Problems()
+    _examine(data, "catalog", problems)
+    return problems.fields.get(number, {})
+
+
+def _examine(
+    data: Any, label: str, problems: Problems
+) -> tuple[str, dict[str, Guild], dict[str, Card]]:
+    """Every check of a catalog object, each fault's sentence into `problems`."""
     if not isinstance(data, dict):
         raise CatalogError(["a catalog is a table with name, guilds and cards"], label)
     deep = _too_deep(data)
     if deep is not None:
         raise CatalogError([f"{deep}: nested deeper than {MAX_DEPTH} levels"], label)
-    _unknown_keys(data, CATALOG_KEYS, "", problems)
+    _unknown_keys(data, CATALOG_KEYS, "", _anywhere(problems))
     name = data.get("name")
     if name is None or name == "":
         problems.append("missing value for the catalog's name")
@@ -251,23 +300,13 @@ def parse_catalog(data: Any, source: Any, label: str = "catalog") -> Catalog:
         if card is None:
             continue
         if card.id in cards:
-            problems.append(f'duplicate id "{card.id}" (cards {first_seen[card.id]} and {number})')
+            sentence = f'duplicate id "{card.id}" (cards {first_seen[card.id]} and {number})'
+            problems.at(number, "id", sentence)
             continue
         cards[card.id] = card
         first_seen[card.id] = number
-    _check_totals(cards, guilds, problems)
-    if problems:
-        raise CatalogError(problems, label)
-    return Catalog(
-        name=name,
-        guilds=guilds,
-        cards=cards,
-        source=source,
-        market=tuple(sorted(c.id for c in cards.values() if c.is_market)),
-        militia=tuple(sorted(c.id for c in cards.values() if c.kind == "militia")),
-        tasks=tuple(sorted(c.id for c in cards.values() if c.kind == "task")),
-        game_end=next(c.id for c in cards.values() if c.kind == "game_end"),
-    )
+    _check_totals(cards, guilds, first_seen, problems)
+    return name, guilds, cards
 
 
 def _parse_guilds(raw: Any, problems: list[str]) -> dict[str, Guild]:
@@ -281,7 +320,7 @@ def _parse_guilds(raw: Any, problems: list[str]) -> dict[str, Guild]:
                 f"[guilds.{gid}]: a guild is a table with name and tie_arcanum, not {shown(entry)}"
             )
             entry = {}
-        _unknown_keys(entry, GUILD_KEYS, f"[guilds.{gid}] ", problems)
+        _unknown_keys(entry, GUILD_KEYS, f"[guilds.{gid}] ", _anywhere(problems))
         tie = entry.get("tie_arcanum", DEFAULT_TIE_ARCANUM.get(gid))
         if tie is None:
             problems.append(f'guild "{gid}": missing value for tie_arcanum')
@@ -299,75 +338,83 @@ def _parse_guilds(raw: Any, problems: list[str]) -> dict[str, Guild]:
     return guilds
 
 
-def _parse_card(
-    raw: Any, number: int, guilds: dict[str, Guild], problems: list[str]
-) -> Card | None:
+def _parse_card(raw: Any, number: int, guilds: dict[str, Guild], problems: Problems) -> Card | None:
+    def say(key: str, sentence: str) -> None:
+        problems.at(number, key, sentence)
+
     if not isinstance(raw, dict):
-        problems.append(f"card {number}: a card is a table with id, kind and vp")
+        say("", f"card {number}: a card is a table with id, kind and vp")
         return None
     cid = raw.get("id")
     if cid is None or cid == "":
-        problems.append(f"card {number}: missing value for id")
+        say("id", f"card {number}: missing value for id")
         return None
     if not isinstance(cid, str):
-        problems.append(f"card {number}: id must be text, not {shown(cid)}")
+        say("id", f"card {number}: id must be text, not {shown(cid)}")
         return None
     if not cid.isprintable() or cid != cid.strip():
-        problems.append(f"card {number}: id {shown(cid)} has a control character or edge space")
+        say("id", f"card {number}: id {shown(cid)} has a control character or edge space")
         return None
     where = f'card "{cid}"'
-    _unknown_keys(raw, CARD_KEYS, f"{where}: ", problems)
+    _unknown_keys(raw, CARD_KEYS, f"{where}: ", say)
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in KINDS:
         if kind is None:
-            problems.append(f"{where}: missing value for kind")
+            say("kind", f"{where}: missing value for kind")
         else:
-            problems.append(f'{where}: unknown kind "{kind}" in kind (one of {", ".join(KINDS)})')
+            say("kind", f'{where}: unknown kind "{kind}" in kind (one of {", ".join(KINDS)})')
         return None
-    vp = _count(raw, "vp", where, problems)
+    vp = _count(raw, "vp", where, say)
     guild = raw.get("guild")
     main = raw.get("main")
     for key, value in (("guild", guild), ("main", main)):
         if value is not None and not isinstance(value, str):
-            problems.append(f"{where}: {key} must be text, not {shown(value)}")
+            say(key, f"{where}: {key} must be text, not {shown(value)}")
     if isinstance(guild, str) and guild not in guilds:
-        problems.append(f'{where}: unknown guild "{guild}" in guild')
+        say("guild", f'{where}: unknown guild "{guild}" in guild')
     if isinstance(main, str) and main not in ARCANA:
-        problems.append(f'{where}: unknown arcanum "{main}" in main')
+        say("main", f'{where}: unknown arcanum "{main}" in main')
     arcana = None
     if kind in PLAYABLE or kind == "militia":
-        arcana = _parse_arcana(raw.get("arcana"), where, problems)
+        arcana = _parse_arcana(raw.get("arcana"), where, say)
     if kind in PLAYABLE:
         if guild is None and main is None:
-            problems.append(f"{where}: missing value for guild (guild card) or main (market card)")
+            say("guild", f"{where}: missing value for guild (guild card) or main (market card)")
         if guild is not None and main is not None:
-            problems.append(f"{where}: a card has either guild or main, not both")
+            say("main", f"{where}: a card has either guild or main, not both")
     elif kind == "base" and guild is None:
-        problems.append(f"{where}: missing value for guild")
+        say("guild", f"{where}: missing value for guild")
     elif kind not in ("base",) and (guild is not None or main is not None):
-        problems.append(f"{where}: a {kind} card has no guild and no main")
+        say("guild", f"{where}: a {kind} card has no guild and no main")
     fief = raw.get("fief")
     if (main is not None or kind == "task") and (not isinstance(fief, str) or not fief):
-        problems.append(f"{where}: missing value for fief")
+        say("fief", f"{where}: missing value for fief")
     raw_arcana = raw.get("arcana")
     printed = raw_arcana.get(main) if isinstance(raw_arcana, dict) and main in ARCANA else None
     if isinstance(printed, int) and not isinstance(printed, bool) and printed == 0:
-        problems.append(f"{where}: the main arcanum {main} must be at least 1 in arcana.{main}")
+        say(
+            f"arcana.{main}",
+            f"{where}: the main arcanum {main} must be at least 1 in arcana.{main}",
+        )
     effect = raw.get("effect")
     if kind == "location":
         if effect is None:
-            problems.append(f"{where}: missing value for effect (one of {', '.join(EFFECTS)})")
+            say("effect", f"{where}: missing value for effect (one of {', '.join(EFFECTS)})")
         elif not isinstance(effect, str) or effect not in EFFECTS:
-            problems.append(
+            say(
+                "effect",
                 f'{where}: unknown location effect "{effect}" in effect '
-                f"(one of {', '.join(EFFECTS)})"
+                f"(one of {', '.join(EFFECTS)})",
             )
-    count = _count(raw, "count", where, problems, minimum=1) if kind == "task" else None
+    count = _count(raw, "count", where, say, minimum=1) if kind == "task" else None
     name = raw.get("name")
     fault = None if name is None else name_fault(name, "name")
     if fault:
-        problems.append(f"{where}: {fault}")
-    names = parse_names(raw.get("names"), f"{where}: ", problems)
+        say("name", f"{where}: {fault}")
+    said: list[str] = []  # the names' own checks (engine/arcana/names.py) list sentences
+    names = parse_names(raw.get("names"), f"{where}: ", said)
+    for sentence in said:
+        say("names", sentence)
     return Card(
         id=cid,
         kind=kind,
@@ -383,45 +430,48 @@ def _parse_card(
     )
 
 
-def _count(raw: dict, key: str, where: str, problems: list[str], minimum: int = 0) -> int:
+def _count(raw: dict, key: str, where: str, say: Say, minimum: int = 0) -> int:
     value = raw.get(key)
     if value is None:
-        problems.append(f"{where}: missing value for {key}")
+        say(key, f"{where}: missing value for {key}")
         return minimum
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        problems.append(f"{where}: {key} must be a whole number >= {minimum}, not {shown(value)}")
+        say(key, f"{where}: {key} must be a whole number >= {minimum}, not {shown(value)}")
         return minimum
     if value > LARGEST:
-        problems.append(f"{where}: {key} is {shown(value)}, more than a record holds ({LARGEST})")
+        say(key, f"{where}: {key} is {shown(value)}, more than a record holds ({LARGEST})")
         return minimum
     return value
 
 
-def _parse_arcana(raw: Any, where: str, problems: list[str]) -> dict[str, int]:
+def _parse_arcana(raw: Any, where: str, say: Say) -> dict[str, int]:
     if not isinstance(raw, dict):
-        problems.append(f"{where}: missing value for arcana ({', '.join(ARCANA)})")
+        say("arcana", f"{where}: missing value for arcana ({', '.join(ARCANA)})")
         return dict.fromkeys(ARCANA, 0)
     for key in raw:
         if key not in ARCANA:
             hint = _suggestion(key, ARCANA)
-            problems.append(f'{where}: unknown arcanum "{key}" in arcana{hint}')
+            say(f"arcana.{key}", f'{where}: unknown arcanum "{key}" in arcana{hint}')
     values = {}
     for arcanum in ARCANA:
         value = raw.get(arcanum)
         if value is None:
-            problems.append(f"{where}: missing value for arcana.{arcanum}")
+            say(f"arcana.{arcanum}", f"{where}: missing value for arcana.{arcanum}")
             value = 0
         elif isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= LARGEST:
-            problems.append(
+            say(
+                f"arcana.{arcanum}",
                 f"{where}: arcana.{arcanum} must be a whole number from 0 to {LARGEST}, "
-                f"not {shown(value)}"
+                f"not {shown(value)}",
             )
             value = 0
         values[arcanum] = value
     return values
 
 
-def _check_totals(cards: dict[str, Card], guilds: dict[str, Guild], problems: list[str]) -> None:
+def _check_totals(
+    cards: dict[str, Card], guilds: dict[str, Guild], numbers: dict[str, int], problems: Problems
+) -> None:
     for gid in guilds:
         have = Counter(c.kind for c in cards.values() if c.guild == gid)
         if any(have[kind] != n for kind, n in GUILD_CARDS.items()) or sum(have.values()) != 12:
@@ -443,15 +493,19 @@ def _check_totals(cards: dict[str, Card], guilds: dict[str, Guild], problems: li
     fiefs = {c.fief for c in market}
     for task in (c for c in cards.values() if c.kind == "task"):
         if task.fief is not None and fiefs and task.fief not in fiefs:
-            problems.append(
-                f'card "{task.id}": unknown fief "{task.fief}" in fief (no market card)'
-            )
+            sentence = f'card "{task.id}": unknown fief "{task.fief}" in fief (no market card)'
+            problems.at(numbers[task.id], "fief", sentence)
 
 
-def _unknown_keys(raw: dict, known: tuple[str, ...], where: str, problems: list[str]) -> None:
+def _unknown_keys(raw: dict, known: tuple[str, ...], where: str, say: Say) -> None:
     for key in raw:
         if key not in known:
-            problems.append(f"{where}{key}: unknown key{_suggestion(key, known)}")
+            say(str(key), f"{where}{key}: unknown key{_suggestion(key, known)}")
+
+
+def _anywhere(problems: list[str]) -> Say:
+    """A `say` for problems about no one card: only the sentence is kept."""
+    return lambda _key, sentence: problems.append(sentence)
 
 
 def _suggestion(key: str, known: tuple[str, ...]) -> str:

@@ -303,3 +303,13 @@ def test_a_reader_in_trouble_fits_whole_on_its_screen_and_in_the_status_alert(st
         text = f"Reader {role} {state}"
         alert = replace(EXAMPLES["arcana_status_alert"], alert=text)
         assert_nothing_cut([(role, DeviceTroubleScreen(text)), ("status", alert)])
+
+
+@pytest.mark.parametrize("code", codes())
+def test_the_catalog_builders_status_screen_fits_whole(code):
+    from firmware.web.catalog_taps import BuildingController
+
+    controller = BuildingController(lambda pad, uid, written: 999, "status")
+    controller.read = 999
+    with using(code):
+        assert_nothing_cut(controller.screens().items())
