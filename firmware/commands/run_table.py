@@ -23,7 +23,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--profile", default="full-table", help="table profile: a TOML file or a shipped name"
     )
-    parser.add_argument("--catalog", default="sample", help="Arcana catalog: TOML file or name")
+    parser.add_argument(
+        "--catalog",
+        default=None,
+        help="Arcana catalog: TOML file or name (default: the state directory's catalog.toml, "
+        "the one the owner's phone builds, once it checks; else the sample)",
+    )
     parser.add_argument(
         "--emulated",
         action="store_true",
@@ -55,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         handed = _handed_socket(profile.web.enabled)
     except FirmwareError as err:  # HandedSocketError: what fd 3 holds cannot be served on
         return refuse(f"arcana-table run: {err}")
-    games = GameShelf.for_profile(profile, catalog=args.catalog)
+    games = GameShelf.for_profile(profile, catalog=args.catalog or _owners_catalog(args))
     try:
         games.catalog  # noqa: B018 - validate the catalog before touching any device
     except Exception as err:  # CatalogError and file errors: one sentence, exit 2
@@ -87,6 +92,24 @@ def run(args: argparse.Namespace) -> int:
             served.stop()
         service.close()
     return 0
+
+
+def _owners_catalog(args: argparse.Namespace) -> str:
+    """The catalog the owner built on the phone (docs/web.md), if it checks; else the sample."""
+    from engine.arcana.catalog import CatalogError, load_catalog
+
+    path = state_dir.resolve(args.state_dir) / "catalog.toml"
+    if not path.is_file():
+        return "sample"
+    try:
+        load_catalog(str(path))
+    except CatalogError as err:
+        more = f" (+{len(err.problems) - 1} more)" if len(err.problems) > 1 else ""
+        logging.getLogger(__name__).warning(
+            "%s is not complete yet (%s%s): playing the sample catalog", path, err.problems[0], more
+        )
+        return "sample"
+    return str(path)
 
 
 def _handed_socket(web_enabled: bool) -> socket.socket | None:

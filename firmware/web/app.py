@@ -27,6 +27,10 @@ then `_paired`: without a paired device's cookie only the pairing page is served
     POST /api/bindings/import {"game", "data", "rebind"}   (owner) all or nothing
     GET  /api/enroll/res-arcana       (owner) Res Arcana's cards, their tags, the last tap
     POST /api/enroll/res-arcana {"tap", "card", "rebind"}  (owner) bind the tapped tag
+    POST /api/catalog/building {"on"}  (owner) the catalog builder (firmware/web/catalog_form.py):
+    GET  /api/catalog/tap              the last tap and its form,
+    POST /api/catalog/check            a draft card's problems by field,
+    POST /api/catalog/save             save it into the owner's catalog file and bind the tag
 
 Roles (firmware/web/pairing.py): the owner sees the public table and manages devices; a
 seat sees the public table and its own hand (`firmware.web.views`); a spectator, if the
@@ -41,6 +45,7 @@ from typing import Any
 from aiohttp import web
 
 from firmware.web import guard, stream
+from firmware.web.catalog_form import CatalogForm
 from firmware.web.catalog_transfer import FILE as CATALOG_FILE
 from firmware.web.enrollment_page import ResArcanaEnrollment
 from firmware.web.live import LiveTable
@@ -57,6 +62,7 @@ COOKIE_MAX_AGE = 365 * 24 * 3600
 PAGE_FILES = {
     "phone.html": "text/html",
     "phone.js": "text/javascript",
+    "catalog.js": "text/javascript",
     "pair.html": "text/html",
     "pair.js": "text/javascript",
     "progress.html": "text/html",
@@ -121,6 +127,11 @@ def make_app(
     app.router.add_post("/api/bindings/import", _for_owner(shelf.import_bindings))
     app.router.add_get("/api/enroll/res-arcana", _for_owner(enrolling.cards))
     app.router.add_post("/api/enroll/res-arcana", _for_owner(enrolling.bind))
+    form = CatalogForm(live, shelf.path, _owner)  # the same file
+    app.router.add_post("/api/catalog/building", form.building)
+    app.router.add_get("/api/catalog/tap", form.tap)
+    app.router.add_post("/api/catalog/check", form.check)
+    app.router.add_post("/api/catalog/save", form.save)
     app.on_startup.append(_listen)
     app.on_shutdown.append(_end_streams)
     return app

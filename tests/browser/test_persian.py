@@ -20,6 +20,7 @@ from arabic_reshaper import reshape
 from bidi import get_display
 from PIL import Image
 
+from engine.resarcana import CARDS
 from firmware.controllers import resarcana
 from firmware.language import load, using
 from firmware.screens import RefusalScreen, render
@@ -144,11 +145,13 @@ def test_a_res_arcana_game_in_persian_clicked_through_the_page(persian_table):
     assert result["finished"] and len(result["winners"]) == 1
     with using("fa"):
         ranking = companion.controller.screens()["status"]
-    assert ranking.players[0].name == result["winners"][0]
+    (winner,) = result["winners"]  # the record names players after their mages, in English
+    mage = next(c for c, found in CARDS.items() if found.kind == "mage" and found.name == winner)
+    persian = PERSIAN.res_arcana_cards[mage]  # the OLEDs name them by the mage's Persian name
+    assert ranking.players[0].name == persian
     assert ranking.players[0].rank == 1 and ranking.players[1].rank == 2
     shown = page_table.mirror("status")
     assert same(shown, render(ranking, language="fa"))
     assert same(shown, frame(page_table, "status"))
     assert shows(shown, PERSIAN.text("score.ranking"))
-    (winner,) = result["winners"]
-    assert shows(shown, winner, inverted=True) and not shows(shown, winner, inverted=False)
+    assert shows(shown, persian, inverted=True) and not shows(shown, persian, inverted=False)

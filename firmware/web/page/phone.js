@@ -77,6 +77,7 @@ async function refresh() {
     showState(state);
     offerButtons();
     if (me.role.kind === "owner") await showDevices();
+    document.dispatchEvent(new Event("table-version")); // catalog.js listens
   } catch (err) {
     $("message").textContent = err.message;
   }

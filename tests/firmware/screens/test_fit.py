@@ -15,27 +15,23 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from quick_table import QuickTable
 
 from engine.arcana.catalogs import __file__ as catalogs_init
 from engine.resarcana import CARDS
-from firmware.companion import Companion
 from firmware.controllers.arcana import Bot as ArcanaBot
 from firmware.controllers.arcana import play_demo_game as play_arcana
 from firmware.controllers.resarcana.bot import Bot as ResBot
 from firmware.controllers.resarcana.bot import play_demo_game as play_res
+from firmware.controllers.resarcana.screens import gain_label
 from firmware.drawing import Notice, notice_screen
-from firmware.events import Press, Tap
 from firmware.games import FULL_TABLE_PADS, GameShelf
-from firmware.journal import Journal
-from firmware.language import codes, load, local_name, using
+from firmware.language import codes, load, local_name, res_arcana_name, using
 from firmware.screens import RENDERERS, SIZES, Screen
 from firmware.screens.canvas import Canvas, Mark
 from firmware.screens.font import ELLIPSIS, load_font
 from firmware.screens.gallery import EXAMPLES, LANGUAGE_OF
 from firmware.screens.short_forms import forms, is_short_form
-from firmware.steps import Step
-from firmware.tabletop import uid_for
-from hardware.display.screen import DisplayHealth
 
 ROOT = Path(__file__).resolve().parents[3]
 CATALOGS = (Path(catalogs_init).with_name("sample.toml"), ROOT / "docs" / "catalog-template.toml")
@@ -51,11 +47,22 @@ def catalog_objects() -> list[dict]:
     return [tomllib.loads(path.read_text(encoding="utf-8")) for path in CATALOGS]
 
 
+def names_of(entry: dict, default: str) -> list[str]:
+    """A card's or guild's name and its names in the table's languages."""
+    return [entry.get("name", default), *entry.get("names", {}).values()]
+
+
 LONGEST_CARD = widest(
-    card.get("name", card["id"]) for catalog in catalog_objects() for card in catalog["cards"]
+    name
+    for catalog in catalog_objects()
+    for card in catalog["cards"]
+    for name in names_of(card, card["id"])
 )
 LONGEST_GUILD = widest(
-    guild["name"] for catalog in catalog_objects() for guild in catalog["guilds"].values()
+    name
+    for catalog in catalog_objects()
+    for gid, guild in catalog["guilds"].items()
+    for name in names_of(guild, gid)
 )
 
 
@@ -65,52 +72,6 @@ def longest_names_catalog() -> dict:
     for card in catalog["cards"]:
         card["name"] = LONGEST_CARD
     return catalog
-
-
-class Display:
-    """A display that keeps nothing: the models are checked, not the pixels."""
-
-    size = (128, 64)
-    health = DisplayHealth()
-
-    def show(self, image) -> None:
-        pass
-
-
-class QuickTable:
-    """The companion fed tap and press events directly (no emulated readers: fast), noting
-    every screen model and notice it shows."""
-
-    def __init__(self, state_dir: Path, games: GameShelf) -> None:
-        self.games = games
-        roles = ("status", *FULL_TABLE_PADS)
-        self.companion = Companion(
-            {role: Display() for role in roles}, Journal.open(state_dir), games
-        )
-        self.companion.start()
-        self.shown: dict[tuple[str, Screen], None] = {}
-        self._note()
-
-    def tap(self, pad: str, card: str) -> None:
-        self.companion.handle(Tap(pad, uid_for(card), card))
-        self._note()
-
-    def press(self, button: str, held: bool = False) -> None:
-        self.companion.handle(Press(button, held))
-        self._note()
-
-    def perform(self, step: Step) -> None:
-        if step.kind == "tap":
-            self.tap(step.target, step.card)
-        else:
-            self.press(step.target, step.held)
-
-    def _note(self) -> None:
-        for role, screen in self.companion.controller.screens().items():
-            self.shown.setdefault((role, screen), None)
-        for role, notice in self.companion.notices.items():
-            self.shown.setdefault((role, notice_screen(notice)), None)
-        self.companion.notices.clear()
 
 
 def cuts(screen: Screen, size) -> list[str]:
@@ -178,11 +139,14 @@ def test_a_res_arcana_game_of_four_cuts_no_text(tmp_path, code):
     assert len(table.shown) > 20
 
 
-def test_a_discard_names_the_widest_res_arcana_card_whole():
+@pytest.mark.parametrize("code", codes())
+def test_a_discard_names_the_widest_res_arcana_card_whole(code):
     from firmware.screens import ChoiceScreen
 
-    card = widest(card.name for card in CARDS.values())
-    assert_nothing_cut([("stake-0", ChoiceScreen(card, ("1 gold", "2 death")))])
+    with using(code):
+        card = widest(res_arcana_name(card) for card in CARDS)
+        gains = (gain_label("gold"), gain_label("death"))
+        assert_nothing_cut([("stake-0", ChoiceScreen(card, gains))])
 
 
 # The refusals the controllers and the engines give, with the longest names filled in (the
@@ -342,3 +306,13 @@ def test_a_reader_in_trouble_fits_whole_on_its_screen_and_in_the_status_alert(co
             text = Device("reader", role).trouble(fault)
             alert = replace(EXAMPLES["arcana_status_alert"], alert=text)
             assert_nothing_cut([(role, DeviceTroubleScreen(text)), ("status", alert)])
+
+
+@pytest.mark.parametrize("code", codes())
+def test_the_catalog_builders_status_screen_fits_whole(code):
+    from firmware.web.catalog_taps import BuildingController
+
+    controller = BuildingController(lambda pad, uid, written: 999, "status")
+    controller.read = 999
+    with using(code):
+        assert_nothing_cut(controller.screens().items())

@@ -220,7 +220,9 @@ def test_a_full_disk_is_a_sentence_and_the_old_file_stays(owner_file, monkeypatc
     monkeypatch.setattr(os, "replace", full)
     err = refused(owner_file, "toml", to_toml(partial(12)).encode())
     assert err.status == 500
-    assert err.problems == [f"cannot write {owner_file} (No space left on device)"]
+    assert err.problems == [
+        f"cannot save {owner_file.name} (No space left on device); it was not changed"
+    ]
 
 
 def test_a_new_file_with_guilds_and_no_card_lacks_cards_but_has_no_problems() -> None:
