@@ -74,6 +74,7 @@ def test_the_page_speaks_the_games_language_and_persian_reads_right_to_left(page
     assert page.locator("#hand-title").inner_text() == title
     assert page.locator("#players-title").inner_text() == persian.text("sim.players")
     page.click("#box-area > summary")  # every card of the game, with what it prints
+    page.locator("#box .face-label").first.wait_for()  # drawn once the box opens
     labels = page.locator("#box .face-label").all_inner_texts()
     assert persian.text("sim.cost") in labels  # هزینه, the Persian rules' word
     assert page.evaluate("document.documentElement.dir") == "rtl"
