@@ -17,6 +17,9 @@ then `_paired`: without a paired device's cookie only the pairing page is served
     GET  /api/devices                 (owner) the paired devices and the open offer's role
     POST /api/offers  {"seat": N} | {"spectator": true}   (owner) a code on the status OLED
     POST /api/offers/withdraw         (owner) close the open code
+    GET  /api/history                 (owner) the journalled games (firmware/web/history.py)
+    GET  /api/history/<game>/record   (owner) a game record, the bytes `export` writes
+    GET  /api/history/<game>/rounds   (owner) a finished game round by round
 
 Roles (firmware/web/pairing.py): the owner sees the public table and manages devices; a
 seat sees the public table and its own hand (`firmware.web.views`); a spectator, if the
@@ -30,7 +33,7 @@ from typing import Any
 
 from aiohttp import web
 
-from firmware.web import guard, stream
+from firmware.web import guard, history_routes, stream
 from firmware.web.live import LiveTable
 from firmware.web.pages import Pages, no_icon
 from firmware.web.pairing import Device, Pairing, PairingRefused, Role
@@ -44,6 +47,7 @@ PAGE_FILES = {
     "phone.js": "text/javascript",
     "pair.html": "text/html",
     "pair.js": "text/javascript",
+    "history.js": "text/javascript",
     "web.css": "text/css",
 }
 PAGES = Pages("firmware.web", PAGE_FILES)
@@ -90,6 +94,7 @@ def make_app(
     app.router.add_get("/api/devices", _devices)
     app.router.add_post("/api/offers", _offer)
     app.router.add_post("/api/offers/withdraw", _withdraw)
+    history_routes.add_routes(app, live.journal.path.parent, _owner)
     app.on_startup.append(_listen)
     app.on_shutdown.append(_end_streams)
     return app
