@@ -11,13 +11,13 @@ import json
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from history_games import PREFIX, fixture_lines, journal_games
 from web_table import Recorder
 
-from engine.records import load, replay, split
+from engine.records import load, replay
 from firmware import cli
 from firmware.games import GameShelf
 from firmware.journal import Journal
@@ -31,35 +31,7 @@ from hardware.profile import load_profile
 from hardware.profile.web import WebSpec
 from hardware.table import build_table
 
-FIXTURES = Path(__file__).parents[2] / "engine" / "arcana" / "fixtures"
-PREFIX = 8  # 2p_advanced's first lines: blades_agent_9 lies face down, each player kept tasks
-RES_SETUP = {"players": ["Cy", "Di"], "start_player": 0, "mages": ["fire_mage", "shadow_priest"]}
-
 Answer = tuple[int, dict[str, str], bytes]
-
-
-def fixture_lines(name: str) -> list[dict[str, Any]]:
-    text = (FIXTURES / name).read_text(encoding="utf-8")
-    return [json.loads(line) for line in split(text) if line.strip()]
-
-
-def journal_games(journal: Journal) -> dict[str, int]:
-    """A finished Arcana game, an Arcana game in progress (advanced: tasks kept, agents face
-    down) and a Res Arcana game in progress; their ids by name."""
-    done = fixture_lines("2p_basic.jsonl")
-    finished = journal.start("arcana", done[0]["setup"])
-    result = replay([json.dumps(line) for line in done])
-    for n, line in enumerate(done[1:], start=1):
-        journal.append(finished, line, result if n == len(done) - 1 else None)
-    going = fixture_lines("2p_advanced.jsonl")[:PREFIX]
-    in_progress = journal.start("arcana", going[0]["setup"])
-    for line in going[1:]:
-        journal.append(in_progress, line)
-    res = journal.start("res-arcana", RES_SETUP)
-    journal.append(res, {"player": 0, "action": "pass"})
-    return {"finished": finished, "in_progress": in_progress, "res": res}
-
-
 OWNER = Role.owner()
 
 
