@@ -21,13 +21,16 @@
     return `${date.toLocaleDateString()} ${date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
   }
 
+  const GAMES = { arcana: "Arcana", "res-arcana": "Res Arcana" };
+
   function outcome(game) {
     const scores = (game.scores || []).map((s) => `${s.name} ${s.vp}`).join(", ");
     if (game.status === "finished") {
       return `won by ${game.winners.join(" & ")} (${scores} VP) in round ${game.round}`;
     }
-    const players = scores || game.players.join(", ");
-    return `${game.status}${players ? `: ${players}` : ""}`;
+    const round = game.round ? `, round ${game.round}` : "";
+    const players = scores ? `${scores} VP` : game.players.join(", ");
+    return `${game.status}${round}${players ? `: ${players}` : ""}`;
   }
 
   async function showRounds(game, where) {
@@ -40,7 +43,7 @@
         block.append(line(`Round ${round.round}: ${scores} VP`, "h3"));
         const plays = document.createElement("ol");
         for (const play of round.plays) {
-          plays.append(line(play.player ? `${play.player} ${play.said}` : play.said));
+          plays.append(line(`${play.player || "The table"} ${play.said}`));
           for (const event of play.events) plays.append(line(event, "p"));
         }
         block.append(plays);
@@ -55,7 +58,8 @@
     const row = document.createElement("li");
     row.className = "card";
     row.dataset.game = game.id;
-    row.append(line(`Game ${game.id} · ${when(game.started)} · ${game.game}`, "strong"));
+    const name = GAMES[game.game] || game.game;
+    row.append(line(`Game ${game.id} · ${when(game.started)} · ${name}`, "strong"));
     row.append(line(outcome(game), "div"));
     if (game.problem) row.append(line(game.problem, "div"));
     const rounds = document.createElement("div");
