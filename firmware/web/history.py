@@ -78,37 +78,36 @@ def _entry(journal: Journal, entry: GameEntry) -> dict[str, Any]:
         "started": entry.started,
         "finished": entry.finished,
         "status": status,
-        "players": [],
-        "scores": None,
-        "winners": [],
-        "round": None,
-        "problem": None,
         "record": _may_download(entry),
         "rounds": status == "finished",
     }
     if status == "finished":
         assert entry.result is not None
-        out["scores"] = [{"name": p["name"], "vp": p["vp"]} for p in entry.result["players"]]
-        out["players"] = [p["name"] for p in entry.result["players"]]
-        out["winners"] = list(entry.result.get("winners", []))
-        out["round"] = entry.result.get("round")
-        return out
-    if status == "abandoned":
-        assert entry.result is not None
-        out["problem"] = f"abandoned: {entry.result['abandoned']}"
-    # In progress: replayed for the VP the table's screens show everyone (no hidden card
-    # is named; the public result's VP is the one on the OLEDs).
+        return {**out, **_scores(entry.result), "problem": None}
+    problem = None
+    if entry.result is not None:
+        problem = f"abandoned: {entry.result['abandoned']}"
+    # Not over: replayed for the VP the table's screens show everyone (the result's VP
+    # names no card; its winners are none yet).
     try:
         rules, state, _ = load(journal.record(entry.id))
     except (JournalError, RecordError) as err:
-        out["problem"] = f"game {entry.id} does not replay: {err}"
-        out["players"] = _setup_names(journal, entry.id)
-        return out
-    result = rules.result(state)
-    out["players"] = [p["name"] for p in result["players"]]
-    out["scores"] = [{"name": p["name"], "vp": p["vp"]} for p in result["players"]]
-    out["round"] = result.get("round")
-    return out
+        names = _setup_names(journal, entry.id)
+        problem = f"game {entry.id} does not replay: {err}"
+        return {**out, "players": names, "scores": None, "winners": [], "round": None,
+                "problem": problem}  # fmt: skip
+    return {**out, **_scores(rules.result(state)), "winners": [], "problem": problem}
+
+
+def _scores(result: dict[str, Any]) -> dict[str, Any]:
+    """The players, their VP, the winners and the round of a replay result."""
+    players = result["players"]
+    return {
+        "players": [p["name"] for p in players],
+        "scores": [{"name": p["name"], "vp": p["vp"]} for p in players],
+        "winners": list(result.get("winners", [])),
+        "round": result.get("round"),
+    }
 
 
 def _setup_names(journal: Journal, game_id: int) -> list[str]:
@@ -188,7 +187,7 @@ def _replay_rounds(game: str, lines: list[str]) -> dict[str, Any]:
     with using("en"):  # the phone's page is English
         for number, line_text in enumerate(lines[1:], start=2):
             line = parse_line(line_text)
-            played_in = result.get("round", 1)
+            played_in = result["round"]
             if not out or out[-1]["round"] != played_in:
                 out.append({"round": played_in, "plays": [], "scores": []})
             try:
@@ -222,7 +221,7 @@ def _card_name(game: str, state: Any, card: str) -> str:
 
 def _said(game: str, state: Any, line: dict[str, Any], events: tuple[Any, ...]) -> str:
     """ "placed Blades agent 3 on stake 2 (face down)", as the undo notices word it."""
-    action = str(line.get("action", "?"))
+    action = str(line["action"])  # decoded already: every line has its action
     card = _card_name(game, state, str(line["card"])) if "card" in line else ""
     try:
         said = text(f"undo.{action}", card=card).strip()
@@ -241,10 +240,10 @@ def _events(game: str, state: Any, events: tuple[Any, ...], names: list[str]) ->
     if game != "arcana":
         return
     for event in events:
-        kind = getattr(event, "kind", "")
+        kind = event.kind
         if kind == "stake_evaluated":
             card = _card_name(game, state, event.market)
-            strengths = ", ".join(f"{n} {s}" for n, s in zip(names, event.strengths, strict=False))
+            strengths = ", ".join(f"{names[p]} {s}" for p, s in enumerate(event.strengths))
             who = "nobody wins" if event.winner is None else f"{names[event.winner]} wins"
             yield (
                 f"Stake {event.stake + 1} ({card}, {event.arcanum} {event.threshold}): "
@@ -256,5 +255,5 @@ def _events(game: str, state: Any, events: tuple[Any, ...], names: list[str]) ->
             value = f"{event.bribe_value} against {event.needed}"
             yield f"Bribe on stake {event.stake + 1} for {card} {done} ({value})"
         elif kind == "game_ended":
-            totals = ", ".join(f"{n} {t}" for n, t in zip(names, event.totals, strict=False))
+            totals = ", ".join(f"{names[p]} {t}" for p, t in enumerate(event.totals))
             yield f"Game over: {totals} VP"

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
-from history_games import PREFIX, fixture_lines, journal_games
+from history_games import PREFIX, RES_SETUP, fixture_lines, journal_games
 from web_table import Recorder
 
 from engine.records import load, replay
 from firmware import cli
 from firmware.games import GameShelf
 from firmware.journal import Journal
+from firmware.language import using
 from firmware.service import Service, StopRequest, Watchdog
 from firmware.table_loop import ServiceLoop
 from firmware.web import history
@@ -153,11 +154,23 @@ def test_a_finished_game_round_by_round(tmp_path, games) -> None:
     assert numbers == list(range(1, result["round"] + 1))
     plays = [play for r in shown["rounds"] for play in r["plays"]]
     assert len(plays) == len(lines) - 1  # every line, in its round
-    first = lines[1]
-    assert plays[0]["player"] == "Ann" and plays[0]["said"].startswith("placed ")
-    assert f"on stake {first['stake'] + 1}" in plays[0]["said"]
-    evaluations = [e for play in plays for e in play["events"] if e.startswith("Stake ")]
-    assert evaluations  # each round ends with its power struggles
+    # 2p_basic's first round, as the page shows it (its own words: a change is on purpose)
+    said = [(p["player"], p["said"], p["events"]) for p in shown["rounds"][0]["plays"]]
+    assert said[:4] == [
+        ("Ann", "placed Ferrymen agent 1 on stake 3", []),
+        ("Ben", "placed Blades agent 9 on stake 4 (face down)", []),
+        (
+            "Ann",
+            "bribed with Ferrymen relic on stake 3",
+            ["Bribe on stake 3 for Sample agent 41 succeeds (4 against 2)"],
+        ),
+        (None, "revealed Sample relic 21 on stake 3", []),
+    ]
+    assert said[9][2][:2] == [
+        "Stake 1 (Sample location 6, financial 3): Ben wins (Ann 0, Ben 3)",
+        "Stake 2 (Sample relic 9, financial 4): nobody wins (Ann 0, Ben 0)",
+    ]
+    assert shown["rounds"][0]["scores"] == [{"name": "Ann", "vp": 6}, {"name": "Ben", "vp": 8}]
     assert shown["rounds"][-1]["scores"] == [
         {"name": p["name"], "vp": p["vp"]} for p in result["players"]
     ]
@@ -195,7 +208,10 @@ def test_a_broken_journal_file_and_an_unreadable_game_leave_the_rest_of_the_list
     reasons = {entry["what"]: entry["reason"] for entry in listing["set_aside"]}
     assert reasons[aside.name] == "file is not a database"
     assert reasons[f"game {games['res']}"].startswith("its setup is not JSON")
-    assert record[0] == 409 and "was set aside" in json.loads(record[2])["error"]
+    at = {entry["what"]: entry["at"] for entry in listing["set_aside"]}
+    assert at[aside.name] == 1764613800.0
+    refusal = json.loads(record[2])["error"]
+    assert record[0] == 409 and "was set aside (its setup is not JSON" in refusal
 
 
 def test_a_journal_that_cannot_be_opened_is_one_sentence_and_its_set_asides_still_show(
@@ -212,3 +228,71 @@ def test_a_journal_that_cannot_be_opened_is_one_sentence_and_its_set_asides_stil
     with pytest.raises(history.HistoryRefused, match="damaged") as refused:
         history.record(tmp_path, 1)
     assert refused.value.status == 503
+
+
+def test_the_rounds_are_in_english_whatever_language_the_caller_is_in(tmp_path, games) -> None:
+    with using("de"):
+        shown = history.rounds(tmp_path, games["finished"])
+    assert shown["rounds"][0]["plays"][0]["said"] == "placed Ferrymen agent 1 on stake 3"
+
+
+def test_a_failed_bribe_and_the_end_of_a_game_in_words() -> None:
+    from engine.arcana import RULES
+    from engine.arcana.events import Bribed, GameEnded
+
+    state = RULES.setup(fixture_lines("2p_basic.jsonl")[0]["setup"])
+    failed = Bribed(1, "blades_relic", 4, "m_agent_23", 1, {}, 1, 3, False, (), (), ((), ()), ())
+    ended = GameEnded(9, "no_cards", (3, 4), ((), ()), (0, 2), (3, 6), (1,))
+    said = list(history._events("arcana", state, (failed, ended), ["Ann", "Ben"]))
+    assert said == [
+        "Bribe on stake 5 for Sample agent 23 fails (1 against 3)",
+        "Game over: Ann 3, Ben 6 VP",
+    ]
+
+
+def test_a_res_arcana_game_round_by_round(tmp_path) -> None:
+    with Journal.open(tmp_path) as journal:
+        game = journal.start("res-arcana", RES_SETUP)
+        journal.append(
+            game, {"player": 0, "action": "discard", "card": "brazier", "gain": {"gold": 1}}
+        )
+        # finished by hand (a game over for the journal, not for the rules): no winners
+        journal.append(game, {"player": 1, "action": "pass"}, {"players": [
+            {"name": "Cy", "vp": 0}, {"name": "Di", "vp": 0}], "round": 1})  # fmt: skip
+    listing = history.listing(tmp_path)
+    assert listing["games"][0]["winners"] == [] and listing["games"][0]["rounds"] is True
+    shown = history.rounds(tmp_path, game)
+    assert shown["winners"] == [] and shown["players"] == ["Cy", "Di"]
+    plays = [(p["player"], p["said"], p["events"]) for p in shown["rounds"][0]["plays"]]
+    assert plays == [("Cy", "discarded Brazier", []), ("Di", "passed", [])]
+
+
+def test_an_abandoned_game_is_listed_as_such_and_keeps_its_secrets(tmp_path, games) -> None:
+    with Journal.open(tmp_path) as journal:
+        journal.finish(games["in_progress"], {"abandoned": "the players went home"})
+    entry = history.listing(tmp_path)["games"][1]
+    assert entry["status"] == "abandoned" and entry["problem"] == "abandoned: the players went home"
+    assert entry["record"] is False and entry["rounds"] is False and entry["winners"] == []
+    assert [s["name"] for s in entry["scores"]] == ["Ann", "Ben"]
+    for fetch in (history.record, history.rounds):
+        with pytest.raises(history.HistoryRefused) as refused:
+            fetch(tmp_path, games["in_progress"])
+        assert refused.value.status in (403, 409)
+    with pytest.raises(history.HistoryRefused, match="is abandoned: its rounds show once"):
+        history.rounds(tmp_path, games["in_progress"])
+
+
+def test_a_game_that_no_longer_replays_is_named_with_its_line(tmp_path, games) -> None:
+    with sqlite3.connect(tmp_path / "journal.sqlite3") as db:
+        for game in (games["finished"], games["in_progress"]):
+            db.execute(
+                "UPDATE lines SET line = ? WHERE game = ? AND seq = 1",
+                (json.dumps({"player": 0, "action": "agent", "card": "nobody", "stake": 0}), game),
+            )
+    entry = history.listing(tmp_path)["games"][1]
+    assert entry["problem"].startswith(f"game {games['in_progress']} does not replay: line 2: ")
+    assert entry["players"] == ["Ann", "Ben"] and entry["scores"] is None  # from its setup
+    with pytest.raises(history.HistoryRefused) as refused:
+        history.rounds(tmp_path, games["finished"])
+    assert refused.value.status == 422
+    assert refused.value.message.startswith(f"Game {games['finished']} no longer replays: line 2: ")
