@@ -223,10 +223,7 @@ def _said(game: str, state: Any, line: dict[str, Any], events: tuple[Any, ...]) 
     """ "placed Blades agent 3 on stake 2 (face down)", as the undo notices word it."""
     action = str(line["action"])  # decoded already: every line has its action
     card = _card_name(game, state, str(line["card"])) if "card" in line else ""
-    try:
-        said = text(f"undo.{action}", card=card).strip()
-    except KeyError:
-        said = f"{action} {card}".strip()
+    said = text(f"undo.{action}", card=card).strip()  # every action of both games has one
     if isinstance(line.get("stake"), int):
         said = text("undo.on_stake", what=said, n=line["stake"] + 1)
     if any(getattr(event, "face_down", False) for event in events):

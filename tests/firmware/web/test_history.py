@@ -283,16 +283,45 @@ def test_an_abandoned_game_is_listed_as_such_and_keeps_its_secrets(tmp_path, gam
 
 
 def test_a_game_that_no_longer_replays_is_named_with_its_line(tmp_path, games) -> None:
+    undecodable = {"player": 0, "action": ["agent"]}
+    illegal = {"player": 0, "action": "agent", "card": "nobody", "stake": 0}
+    with Journal.open(tmp_path) as journal:  # the game in progress "finished" by hand
+        journal.finish(games["in_progress"], {"players": [], "winners": []})
     with sqlite3.connect(tmp_path / "journal.sqlite3") as db:
-        for game in (games["finished"], games["in_progress"]):
+        for game, line in ((games["finished"], undecodable), (games["in_progress"], illegal)):
             db.execute(
-                "UPDATE lines SET line = ? WHERE game = ? AND seq = 1",
-                (json.dumps({"player": 0, "action": "agent", "card": "nobody", "stake": 0}), game),
+                "UPDATE lines SET line = ? WHERE game = ? AND seq = 1", (json.dumps(line), game)
             )
-    entry = history.listing(tmp_path)["games"][1]
-    assert entry["problem"].startswith(f"game {games['in_progress']} does not replay: line 2: ")
-    assert entry["players"] == ["Ann", "Ben"] and entry["scores"] is None  # from its setup
-    with pytest.raises(history.HistoryRefused) as refused:
-        history.rounds(tmp_path, games["finished"])
-    assert refused.value.status == 422
-    assert refused.value.message.startswith(f"Game {games['finished']} no longer replays: line 2: ")
+        db.execute("UPDATE lines SET line = ? WHERE game = ?", (json.dumps(illegal), games["res"]))
+    entry = history.listing(tmp_path)["games"][2]
+    assert entry["problem"].startswith(f"game {games['res']} does not replay: line 2: ")
+    assert entry["players"] == ["Cy", "Di"] and entry["scores"] is None  # from its setup
+    for game, reason in (
+        (games["finished"], "unknown action"),
+        (games["in_progress"], "Usurers to play"),
+    ):
+        with pytest.raises(history.HistoryRefused) as refused:
+            history.rounds(tmp_path, game)
+        assert refused.value.status == 422
+        said = refused.value.message
+        assert said.startswith(f"Game {game} no longer replays: line 2: ") and reason in said
+
+
+KEYS = {"id", "game", "started", "finished", "status", "record", "rounds", "players", "scores",
+        "winners", "round", "problem"}  # fmt: skip
+
+
+def test_every_entry_has_the_same_fields_whatever_became_of_its_game(tmp_path, games) -> None:
+    with sqlite3.connect(tmp_path / "journal.sqlite3") as db:
+        db.execute("UPDATE lines SET line = '{}' WHERE game = ?", (games["res"],))
+    entries = history.listing(tmp_path)["games"]
+    assert [entry["status"] for entry in entries] == ["finished", "in progress", "in progress"]
+    assert [set(entry) for entry in entries] == [KEYS] * 3
+    assert entries[2]["round"] is None and entries[2]["winners"] == []
+    assert (
+        entries[1]["round"] == 1 and entries[1]["winners"] == [] and entries[1]["problem"] is None
+    )
+    shown = history.rounds(tmp_path, games["finished"])
+    assert set(shown) == {"id", "game", "players", "winners", "rounds"}
+    assert (shown["id"], shown["game"]) == (games["finished"], "arcana")
+    assert all(set(r) == {"round", "plays", "scores"} for r in shown["rounds"])
