@@ -325,3 +325,12 @@ def test_every_entry_has_the_same_fields_whatever_became_of_its_game(tmp_path, g
     assert set(shown) == {"id", "game", "players", "winners", "rounds"}
     assert (shown["id"], shown["game"]) == (games["finished"], "arcana")
     assert all(set(r) == {"round", "plays", "scores"} for r in shown["rounds"])
+
+
+def test_an_arcana_game_that_does_not_replay_still_names_its_players(tmp_path, games) -> None:
+    with sqlite3.connect(tmp_path / "journal.sqlite3") as db:
+        db.execute("UPDATE lines SET line = '{}' WHERE game = ?", (games["in_progress"],))
+    entry = history.listing(tmp_path)["games"][1]
+    assert entry["players"] == ["Ann", "Ben"] and entry["problem"].startswith(
+        f"game {games['in_progress']} does not replay: line 2: "
+    )
