@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from history_games import PREFIX, RES_SETUP, fixture_lines, journal_games
-from web_table import Recorder
+from service import Recorder
 
 from engine.records import load, replay
 from firmware import cli

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from concurrent.futures import Future
 
-from web_table import Phone, WebTable, wait_until
+from service import wait_until
+from web_table import Phone, WebTable
 
 from firmware.controllers.base import Ask, PairPhone
 from firmware.events import Ask as Question
