@@ -196,7 +196,17 @@ def _check(catalog: dict[str, Any], numbers: dict[str, int]) -> None:
         raise CatalogSaveError(problems)
 
 
+def write_catalog_text(path: Path, text: str) -> None:
+    """The whole catalog file replaced by `text` (an import), atomically and in turn with
+    the form's saves; CatalogSaveError, the file untouched, when it cannot be written."""
+    with _LOCK:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomically(path, text)
+
+
 def _write_atomically(path: Path, text: str) -> None:
+    """A temporary file beside `path`, synced, renamed over it: a power cut leaves the old
+    file or the new one, never half of one."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         with open(temporary, "w", encoding="utf-8") as out:

@@ -11,8 +11,8 @@ refuses it with the checker's sentences and leaves the file as it was. What a ca
 being entered lacks (12 cards a guild, enough market cards, the game-end card) is only
 reported, unless `strict` (the file is the one the table plays, which must load). A TOML
 upload is written as sent (the owner's comments and order kept); a CSV upload is written as
-TOML by `to_toml`. `write_catalog` is the one place that writes the file: the seam where the
-catalog form's save (firmware/web/catalog_save.py, tomlkit) can take over.
+TOML by `to_toml`. It is written by the catalog form's writer
+(`firmware.web.catalog_save.write_catalog_text`: atomic, in turn with the form's saves).
 """
 
 from __future__ import annotations
@@ -20,24 +20,26 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-import os
-import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from engine.arcana.catalog import ARCANA
+from engine.arcana.names import LANGUAGES
 from firmware.enrollment_csv import CsvProblem, read_rows
 from firmware.errors import FirmwareError
 from firmware.web.catalog_checks import check_entries
+from firmware.web.catalog_save import CatalogSaveError, write_catalog_text
 
 FILE = "catalog.toml"  # in the state directory, as the catalog form writes it
 MAX_UPLOAD = 47 * 1024  # bytes: in base64, with its JSON around it, under guard.MAX_BODY
 MAX_PROBLEMS = 20  # sentences listed; the rest are counted
+NAME_COLUMNS = tuple(f"name_{code}" for code in LANGUAGES)  # a card's `names`, a language each
 CSV_COLUMNS = (
     "kind",
     "id",
     "name",
+    *NAME_COLUMNS,
     "guild",
     "main",
     "fief",
@@ -48,7 +50,9 @@ CSV_COLUMNS = (
     "tie_arcanum",
 )
 NUMBER_COLUMNS = frozenset(("vp", "count", *ARCANA))
-CARD_ORDER = ("id", "kind", "guild", "main", "fief", "name", "vp", "effect", "count", "arcana")
+CARD_ORDER = (
+    "id", "kind", "guild", "main", "fief", "name", "names", "vp", "effect", "count", "arcana",
+)  # fmt: skip
 GUILD_COLUMNS = ("id", "name", "tie_arcanum")
 
 
@@ -127,10 +131,26 @@ def to_csv(data: dict[str, Any]) -> str:
     if "name" in data:
         writer.writerow(row({"kind": "catalog", "name": data["name"]}))
     for gid, guild in (data.get("guilds") or {}).items():
-        writer.writerow(row({**guild, "kind": "guild", "id": gid}))
+        writer.writerow(row({**guild, **_name_cells(guild), "kind": "guild", "id": gid}))
     for card in data.get("cards") or []:
-        writer.writerow(row({**card, **(card.get("arcana") or {}), "arcana": None}))
+        writer.writerow(row({**card, **(card.get("arcana") or {}), **_name_cells(card)}))
     return out.getvalue()
+
+
+def _name_cells(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry's `names` table as its name_xx cells (and no `names` or `arcana` cell)."""
+    names = entry.get("names")
+    cells: dict[str, Any] = {"names": None, "arcana": None}
+    if isinstance(names, dict):
+        cells.update({f"name_{code}": name for code, name in names.items()})
+    return cells
+
+
+def _names_from(entry: dict[str, Any]) -> None:
+    """The name_xx cells of a row back into its `names` table (in the languages' order)."""
+    names = {column[5:]: entry.pop(column) for column in NAME_COLUMNS if column in entry}
+    if names:
+        entry["names"] = names
 
 
 def from_csv(raw: bytes | str, label: str = "upload") -> dict[str, Any]:
@@ -169,6 +189,7 @@ def from_csv(raw: bytes | str, label: str = "upload") -> dict[str, Any]:
         if not entry:
             continue  # a row of empty cells, as spreadsheets save below the last one
         kind = entry.pop("kind", None)
+        _names_from(entry)
         if kind == "catalog":
             if "name" in data:
                 problems.append(f"{label} line {number}: a second catalog row")
@@ -313,32 +334,10 @@ def import_catalog(path: Path, fmt: str, raw: bytes, strict: bool) -> dict[str, 
             [f"the table plays {path.name}, so it must pass catalog check", *lacking]
         )
     try:
-        write_catalog(path, text)
-    except OSError as err:
-        raise TransferRefused([f"cannot write {path} ({err.strerror or err})"], 500) from None
+        write_catalog_text(path, text)
+    except CatalogSaveError as err:
+        raise TransferRefused(err.problems, 500) from None
     return {"cards": len(data.get("cards") or []), "file": str(path), "lacking": lacking}
-
-
-def write_catalog(path: Path, text: str) -> None:
-    """The catalog file replaced atomically (a temporary file beside it, synced, renamed over
-    it): a power cut leaves the old file or the new one, never half of one. The seam the
-    catalog form's tomlkit save can replace."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
 
 
 def decode_upload(body: dict[str, Any]) -> bytes:
