@@ -31,6 +31,9 @@ then `_paired`: without a paired device's cookie only the pairing page is served
     GET  /api/catalog/tap              the last tap and its form,
     POST /api/catalog/check            a draft card's problems by field,
     POST /api/catalog/save             save it into the owner's catalog file and bind the tag
+    GET  /api/history                 (owner) the journalled games (firmware/web/history.py)
+    GET  /api/history/<game>/record   (owner) a game record, the bytes `export` writes
+    GET  /api/history/<game>/rounds   (owner) a finished game round by round
 
 Roles (firmware/web/pairing.py): the owner sees the public table and manages devices; a
 seat sees the public table and its own hand (`firmware.web.views`); a spectator, if the
@@ -44,7 +47,7 @@ from typing import Any
 
 from aiohttp import web
 
-from firmware.web import guard, stream
+from firmware.web import guard, history_routes, stream
 from firmware.web.catalog_form import CatalogForm
 from firmware.web.catalog_transfer import FILE as CATALOG_FILE
 from firmware.web.enrollment_page import ResArcanaEnrollment
@@ -67,6 +70,7 @@ PAGE_FILES = {
     "pair.js": "text/javascript",
     "progress.html": "text/html",
     "progress.js": "text/javascript",
+    "history.js": "text/javascript",
     "web.css": "text/css",
     "words.js": "text/javascript",
 }
@@ -132,6 +136,7 @@ def make_app(
     app.router.add_get("/api/catalog/tap", form.tap)
     app.router.add_post("/api/catalog/check", form.check)
     app.router.add_post("/api/catalog/save", form.save)
+    history_routes.add_routes(app, live.journal.path.parent, _owner)
     app.on_startup.append(_listen)
     app.on_shutdown.append(_end_streams)
     return app

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.arcana.catalog import ARCANA
+from engine.arcana.names import LANGUAGES
 from firmware.enrollment_csv import CsvProblem, read_rows
 from firmware.errors import FirmwareError
 from firmware.web.catalog_checks import check_entries
@@ -33,10 +34,12 @@ from firmware.web.catalog_save import CatalogSaveError, write_catalog_text
 FILE = "catalog.toml"  # in the state directory, as the catalog form writes it
 MAX_UPLOAD = 47 * 1024  # bytes: in base64, with its JSON around it, under guard.MAX_BODY
 MAX_PROBLEMS = 20  # sentences listed; the rest are counted
+NAME_COLUMNS = tuple(f"name_{code}" for code in LANGUAGES)  # a card's `names`, a language each
 CSV_COLUMNS = (
     "kind",
     "id",
     "name",
+    *NAME_COLUMNS,
     "guild",
     "main",
     "fief",
@@ -47,7 +50,9 @@ CSV_COLUMNS = (
     "tie_arcanum",
 )
 NUMBER_COLUMNS = frozenset(("vp", "count", *ARCANA))
-CARD_ORDER = ("id", "kind", "guild", "main", "fief", "name", "vp", "effect", "count", "arcana")
+CARD_ORDER = (
+    "id", "kind", "guild", "main", "fief", "name", "names", "vp", "effect", "count", "arcana",
+)  # fmt: skip
 GUILD_COLUMNS = ("id", "name", "tie_arcanum")
 
 
@@ -126,10 +131,26 @@ def to_csv(data: dict[str, Any]) -> str:
     if "name" in data:
         writer.writerow(row({"kind": "catalog", "name": data["name"]}))
     for gid, guild in (data.get("guilds") or {}).items():
-        writer.writerow(row({**guild, "kind": "guild", "id": gid}))
+        writer.writerow(row({**guild, **_name_cells(guild), "kind": "guild", "id": gid}))
     for card in data.get("cards") or []:
-        writer.writerow(row({**card, **(card.get("arcana") or {}), "arcana": None}))
+        writer.writerow(row({**card, **(card.get("arcana") or {}), **_name_cells(card)}))
     return out.getvalue()
+
+
+def _name_cells(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry's `names` table as its name_xx cells (and no `names` or `arcana` cell)."""
+    names = entry.get("names")
+    cells: dict[str, Any] = {"names": None, "arcana": None}
+    if isinstance(names, dict):
+        cells.update({f"name_{code}": name for code, name in names.items()})
+    return cells
+
+
+def _names_from(entry: dict[str, Any]) -> None:
+    """The name_xx cells of a row back into its `names` table (in the languages' order)."""
+    names = {column[5:]: entry.pop(column) for column in NAME_COLUMNS if column in entry}
+    if names:
+        entry["names"] = names
 
 
 def from_csv(raw: bytes | str, label: str = "upload") -> dict[str, Any]:
@@ -168,6 +189,7 @@ def from_csv(raw: bytes | str, label: str = "upload") -> dict[str, Any]:
         if not entry:
             continue  # a row of empty cells, as spreadsheets save below the last one
         kind = entry.pop("kind", None)
+        _names_from(entry)
         if kind == "catalog":
             if "name" in data:
                 problems.append(f"{label} line {number}: a second catalog row")

@@ -29,6 +29,7 @@ from firmware.web.live import LiveTable
 from firmware.web.pairing import Pairing
 from firmware.web.qr import QrOverlay, Remembered
 from firmware.web.running import Running
+from firmware.web.table_pairing import owner_code
 from hardware.profile import Profile
 
 log = logging.getLogger(__name__)
@@ -100,6 +101,7 @@ def start(
     role = status_role(displays)
     overlay = displays[role] = QrOverlay(table.displays[role], lambda: None)
     loop = ServiceLoop(table, journal, games, service, displays=displays)
+    loop.companion.pair_phone = owner_code(pairing)  # hold Select on the game choice
     live = LiveTable(loop, profile, games)
     app = make_app(live, pairing, address, port, spectators=profile.web.spectators)
     served = Running(app, host=host, port=port, sock=sock)

@@ -44,11 +44,28 @@ def test_the_box_holds_162_cards() -> None:
     assert len(load_catalog("sample").cards) == BOX_CARDS
 
 
-@pytest.mark.parametrize("data", [sample(), partial(30), {"name": "empty"}])
+def translated() -> dict:
+    """The first 12 cards with names in other languages (a card's and a guild's `names`)."""
+    data = partial(12)
+    first = next(iter(data["guilds"]))
+    data["guilds"][first] = {**data["guilds"][first], "names": {"de": "Gilde", "fa": "صنف"}}
+    data["cards"][0] = {**data["cards"][0], "names": {"fa": "کارت یک"}}
+    data["cards"][3] = {**data["cards"][3], "names": {"en": "Card", "de": "Karte"}}
+    return data
+
+
+@pytest.mark.parametrize("data", [sample(), partial(30), translated(), {"name": "empty"}])
 def test_csv_and_toml_round_trip(data) -> None:
     assert from_csv(to_csv(data)) == data
     assert from_csv(to_csv(data).encode("utf-8")) == data
     assert tomllib.loads(to_toml(data)) == data
+
+
+def test_names_in_other_languages_are_a_column_each() -> None:
+    header, *rows = to_csv(translated()).splitlines()
+    assert header.startswith("kind,id,name,name_en,name_de,name_fa,guild,")
+    assert "names" not in header.split(",")
+    assert any("کارت یک" in row for row in rows)
 
 
 def test_csv_from_a_spreadsheet_columns_in_any_order_bom_and_blank_rows() -> None:
