@@ -3,7 +3,7 @@ the game is played by tags laid on the pads' emulated chips and presses of the e
 buttons until seat 2 lays an agent face down. Seat 2's page shows it; seat 1's page (what it
 shows and every JSON answer it fetched) never names it. The owner revokes seat 2 from the
 owner's page and seat 2 is refused; a page of another origin cannot open a pairing code with
-the owner's cookie."""
+the owner's cookie. A Res Arcana seat's page shows its essences and VP."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from res_arcana_game import STOCKS, res_arcana_game
 from web_table import WebTable
 
 from firmware.controllers.arcana.bot import Bot
@@ -172,3 +173,15 @@ def test_two_seats_see_their_own_secrets_then_revoked_and_forged(browser, tmp_pa
         assert devices["offer"]["role"]["label"] == "Seat 3"
         for context in (owner_context, seat_1_context, seat_2_context):
             context.close()
+
+
+def test_a_res_arcana_seat_sees_its_essences_and_vp(browser, tmp_path) -> None:
+    res_arcana_game(tmp_path)
+    with WebTable(tmp_path) as table:
+        context, seat_2 = open_paired(
+            browser, table.url + "pair/" + table.offer(Role.of_seat(2)), "Di"
+        )
+        counts = ", ".join(f"{kind} {n}" for kind, n in STOCKS[1].items())
+        seat_2.wait_for_selector(f"#stock:has-text('Essences: {counts}. 0 VP')")
+        assert seat_2.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        context.close()

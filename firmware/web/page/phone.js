@@ -29,6 +29,12 @@ function showState(state) {
   const hand = state.hand;
   $("hand-area").hidden = !hand;
   if (!hand) return;
+  // Res Arcana: the seat's stock of essences and its VP
+  $("stock").hidden = !hand.essences;
+  if (hand.essences) {
+    const counts = Object.entries(hand.essences).map(([kind, count]) => `${kind} ${count}`);
+    $("stock").textContent = `Essences: ${counts.join(", ")}. ${hand.vp} VP`;
+  }
   $("hand").replaceChildren(...hand.cards.map((card) => {
     const shown = item(card.playable ? `${card.name} (playable)` : card.name, "card");
     if (!card.playable) shown.classList.add("greyed");
