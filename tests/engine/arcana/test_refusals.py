@@ -3,7 +3,8 @@ cards by name, the guild whose move it is), and the position left as it was (`Ga
 
 from __future__ import annotations
 
-from engine.arcana import state_from_json, state_to_json
+from engine.arcana import RULES, state_from_json, state_to_json
+from engine.arcana.state import Action
 
 
 def refusals(g, moves):
@@ -164,3 +165,53 @@ def test_a_swap_event_names_both_stakes_and_their_new_market_cards(game):
         "m_agent_05",
         "m_agent_01",
     )
+
+
+def test_an_unknown_card_player_or_stake_is_refused_by_name(game):
+    g = game()
+    assert refusals(
+        g,
+        [
+            (0, "agent", "no_card", {"stake": 0}),
+            (2, "agent", "blades_agent_1", {"stake": 0}),
+            (0, "agent", "blades_agent_1", {"stake": 5}),
+        ],
+    ) == [
+        ("unknown_card", 'There is no card "no_card" in the catalog'),
+        ("unknown_player", "There is no player 2 (players 0 to 1 in a record)"),
+        ("unknown_stake", "There is no stake 6 (stakes 1 to 5)"),  # stakes counted from 1
+    ]
+    # A record line always names a stake; the API's Action may leave it out.
+    refused = RULES.apply(g.state, Action("agent", 0, "blades_agent_1"))
+    assert (refused.code, refused.message) == ("unknown_stake", "No stake given (stakes 1 to 5)")
+    three = game(players=3)
+    assert refusals(three, [(0, "agent", "blades_agent_1", {"stake": 4})]) == [
+        ("unknown_stake", "There is no stake 5 (stakes 1 to 4)")
+    ]
+
+
+def test_an_agent_is_refused_on_a_stake_without_a_market_card(game):
+    g = game()
+    data = state_to_json(g.state)
+    data["stakes"][1]["market"] = None
+    g.state = state_from_json(data)
+    assert refusals(g, [(0, "agent", "blades_agent_1", {"stake": 1})]) == [
+        ("empty_stake", "Stake 2 shows no market card")
+    ]
+
+
+def test_the_turn_passes_over_a_player_without_cards_to_the_next_seat_round_the_table(game):
+    g = game(players=3)
+    data = state_to_json(g.state)
+    data["hand"] = [4, 0, 4]
+    g.state = state_from_json(data)
+    g.do(0, "discard", "blades_agent_1")
+    assert g.state.turn == 2
+
+
+def test_a_refusal_raised_inside_the_engine_reads_as_its_sentence():
+    from engine.arcana.checks import Refused
+
+    refused = Refused("unknown_card", 'There is no card "x" in the catalog')
+    assert str(refused) == 'There is no card "x" in the catalog'
+    assert (refused.code, refused.message) == ("unknown_card", str(refused))
