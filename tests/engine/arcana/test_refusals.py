@@ -134,10 +134,17 @@ def test_nothing_is_played_once_the_game_is_over(game):
     g.play(
         {0: [("agent", "blades_agent_1", {"stake": 4}), ("agent", "blades_agent_2", {"stake": 4})]}
     )
+    unseen = [c for c in g.state.catalog.market if c not in g.state.seen]
+    assert len(unseen) == 55  # 60 market cards, the 5 on the stakes seen
+    assert RULES.legal_actions(g.state) == [
+        *(Action("reveal", None, card, 4) for card in unseen),
+        Action("reveal", None, "game_end", 4),  # 5 cards left on the free-trade stake
+    ]
     g.do(None, "reveal", "game_end", stake=4)
     assert refusals(g, [(1, "discard", "ferrymen_agent_5", {})]) == [
         ("game_over", "The game is over")
     ]
+    assert RULES.legal_actions(g.state) == []
 
 
 def test_a_played_card_or_placed_militia_marks_the_round_as_begun(game):
