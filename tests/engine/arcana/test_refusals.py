@@ -3,8 +3,9 @@ cards by name, the guild whose move it is), and the position left as it was (`Ga
 
 from __future__ import annotations
 
-from engine.arcana import RULES, state_from_json, state_to_json
+from engine.arcana import RULES, pending, state_from_json, state_to_json, view
 from engine.arcana.state import Action
+from engine.arcana.view import Pending
 
 
 def refusals(g, moves):
@@ -118,9 +119,6 @@ def test_a_location_without_an_effect_takes_no_parameters_and_plays_once_a_round
 
 
 def test_a_move_that_is_no_action_of_the_game_is_refused_by_name(game):
-    from engine.arcana import RULES
-    from engine.arcana.state import Action
-
     g = game()
     refused = RULES.apply(g.state, Action("fly", 0, "blades_agent_1"))
     assert (refused.code, refused.message) == ("unknown_action", 'unknown action "fly"')
@@ -145,6 +143,8 @@ def test_nothing_is_played_once_the_game_is_over(game):
         ("game_over", "The game is over")
     ]
     assert RULES.legal_actions(g.state) == []
+    assert pending(g.state) == Pending("over", None, None, (), "The game is over")
+    assert view(g.state, None)["finished"] is True
 
 
 def test_a_played_card_or_placed_militia_marks_the_round_as_begun(game):

@@ -15,6 +15,7 @@ from engine.arcana import (
     state_to_json,
     view,
 )
+from engine.arcana.view import Pending
 from engine.protocol import event_to_json, play
 
 
@@ -63,7 +64,9 @@ def test_pending_says_whose_turn_which_reveal_which_militia_and_the_end(game):
     assert current_player(g.state) == 0
     g.do(0, "discard", "blades_relic")
     assert (pending(g.state).kind, pending(g.state).player) == ("militia", 0)
-    assert pending(g.state).prompt == "Blades (Ann): place the top militia card"
+    assert pending(g.state) == Pending(
+        "militia", 0, None, (), "Blades (Ann): place the top militia card"
+    )
     g.do(0, "militia", "militia_2", stake=3)
     g.play(
         {0: [("agent", "blades_agent_1", {"stake": 4}), ("agent", "blades_agent_2", {"stake": 4})]}
@@ -71,6 +74,13 @@ def test_pending_says_whose_turn_which_reveal_which_militia_and_the_end(game):
     waiting = pending(g.state)
     assert (waiting.kind, waiting.stake, waiting.stash) == ("reveal", 4, ((0, "m_agent_05"),))
     assert waiting.prompt == "Reveal the next card on stake 5" and current_player(g.state) is None
+    assert view(g.state, None)["pending"] == {
+        "kind": "reveal",
+        "player": None,
+        "stake": 4,
+        "stash": [[0, "m_agent_05"]],  # Ann may still put the card she won under her base
+        "prompt": "Reveal the next card on stake 5",
+    }
     assert not is_terminal(g.state)
 
 
