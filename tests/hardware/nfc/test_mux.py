@@ -63,6 +63,28 @@ def test_scan_lists_this_channel_s_devices_but_not_the_multiplexer():
     i2c.unlock()
 
 
+class BusyAtFirst(EmulatedI2C):
+    """A bus that another channel's driver holds for the first `busy` tries."""
+
+    def __init__(self, busy: int) -> None:
+        super().__init__()
+        self.busy = busy
+
+    def try_lock(self) -> bool:
+        if self.busy:
+            self.busy -= 1
+            return False
+        return super().try_lock()
+
+
+def test_scan_waits_for_a_busy_bus_then_selects_its_channel():
+    i2c = BusyAtFirst(busy=3)
+    mux = EmulatedTCA9548A(i2c)
+    mux.attach(5, EmulatedPN532())
+    assert MuxChannel(i2c, 5).scan() == [0x24]
+    assert i2c.busy == 0 and mux.mask == 1 << 5
+
+
 class RecordingBus:
     """What a channel hands to the bus below it."""
 
