@@ -101,3 +101,14 @@ def test_a_real_bus_that_does_not_exist_makes_a_failing_display_with_a_sentence(
 def test_an_unknown_chip_is_refused(chip):
     with pytest.raises(ValueError, match="unknown chip"):
         open_display(DisplaySpec("stake-0", chip=chip), EmulatedWiring())
+
+
+def test_a_display_says_where_it_is_wired_in_an_installer_s_words():
+    assert DisplaySpec("stake-1", address=0x3D).where == "i2c-1 0x3D"
+    assert DisplaySpec("stake-2", bus=3, mux_channel=5).where == "i2c-3 channel 5 0x3C"
+    assert DisplaySpec("stake-3", interface="spi", bus=0, device=1, dc=25).where == (
+        "spi0 CE1 dc GPIO25"
+    )
+    spi = DisplaySpec("status", chip="sh1106", height=32, interface="spi", cs=5)
+    assert spi.where == "spi1 cs GPIO5 dc GPIO24"
+    assert spi.name == "display status (sh1106 128x32, spi1 cs GPIO5 dc GPIO24)"
