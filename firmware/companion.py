@@ -22,7 +22,16 @@ from PIL import Image
 
 from engine.protocol import Rejection, Rules
 from engine.records import RecordError, load
-from firmware.controllers.base import Ask, Begin, Bind, Controller, Play, Refuse, Reply
+from firmware.controllers.base import (
+    Ask,
+    Begin,
+    Bind,
+    Controller,
+    PairPhone,
+    Play,
+    Refuse,
+    Reply,
+)
 from firmware.drawing import SINGLE, Display, Drawing, Notice, NoticeKind, SinglePad
 from firmware.events import Crowded, Device, Event, Press, Recovered, Tap, Tick, Trouble
 from firmware.journal import Journal, JournalError
@@ -92,6 +101,9 @@ class Companion:
         self.finished = False
         self.set_asides: list[str] = []  # sentences: what start() kept out of play, and why
         self.journal_trouble: str | None = None  # the last write the journal refused
+        # Set by the web app (firmware/web/serve.py): opens the owner's pairing code when
+        # Select is held on the game choice; None while the table serves no web app.
+        self.pair_phone: Callable[[], None] | None = None
         if set(self.screens) == {SINGLE}:  # a minimal table: one pad, one screen for all roles
             self.roles: tuple[str, ...] = (status_role, *games.pads)
             self.single_pad: SinglePad | None = SinglePad(self.roles)
@@ -218,6 +230,8 @@ class Companion:
                 self._begin(game, setup)
             case Bind(uid, card, catalog):
                 self._bind(uid, card, catalog)
+            case PairPhone():
+                self._pair_phone()
             case Ask():
                 pass
 
@@ -266,6 +280,16 @@ class Companion:
         self.registry.bind(uid, card)
         self.controller.accepted(())
         self._beep("ok")
+
+    def _pair_phone(self) -> None:
+        if self.pair_phone is None:
+            self._refuse(tr("notice.pairing_off"), self.status_role)
+            return
+        try:
+            self.pair_phone()
+        except Exception as err:  # a damaged pairing file: say it, the table goes on
+            log.error("pairing: %s", err)
+            self._refuse(str(err), self.status_role)
 
     def new_game(self) -> None:
         """Leave a finished game's ranking and go back to the setup screens."""

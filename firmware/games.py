@@ -19,8 +19,9 @@ from typing import Any
 from engine.protocol import Rules
 from firmware.controllers.base import Controller
 from firmware.controllers.chooser import GameChooser
+from firmware.language import code as language_code
 from firmware.language import load as load_language
-from firmware.language import text
+from firmware.language import res_arcana_name, text
 from firmware.registry import Registry
 
 FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
@@ -91,6 +92,15 @@ class GameShelf:
 
         return load_catalog(self.catalog_source)
 
+    def use_catalog(self, source: str | dict[str, Any]) -> None:
+        """Play another Arcana catalog from the next game on (the owner's, once it checks);
+        CatalogError, and the catalog played stays, if it does not load."""
+        from engine.arcana import load_catalog
+
+        catalog = load_catalog(source)
+        self.catalog_source = source
+        self.__dict__["catalog"] = catalog  # the cached property's value
+
     def cards(self, game: str | None) -> set[str]:
         """Every card id a tag may stand for in this game (or in either game)."""
         ids: set[str] = set()
@@ -118,14 +128,12 @@ class GameShelf:
         from firmware.controllers.enroll import EnrollController
 
         if game == "res-arcana":
-            from engine.resarcana import CARDS, name
+            from engine.resarcana import CARDS
 
-            cards = {card: name(card) for card in CARDS}
-            catalog = "res-arcana"
+            cards, catalog = list(CARDS), "res-arcana"
         else:
-            cards = {card: self.catalog.card_name(card) for card in self.catalog.cards}
-            catalog = self.catalog.name
-        return EnrollController(catalog, cards, self.bindings, self.status_role)
+            cards, catalog = list(self.catalog.cards), self.catalog.name
+        return EnrollController(catalog, cards, self.card_name, self.bindings, self.status_role)
 
     def game_controller(
         self, game: str, setup: dict[str, Any]
@@ -136,11 +144,12 @@ class GameShelf:
         return Registry(self.bindings, self.cards(game))
 
     def card_name(self, card: str) -> str:
+        """A card of either game by its name in the language of the screens."""
         if card in self.catalog.cards:
-            return self.catalog.card_name(card)
-        from engine.resarcana import CARDS, name
+            return self.catalog.card_name(card, language_code())
+        from engine.resarcana import CARDS
 
-        return name(card) if card in CARDS else card
+        return res_arcana_name(card) if card in CARDS else card
 
     def describe(self, line: dict[str, Any], before: Any = None) -> str:
         """A few words for an action line: "placed Blades agent 3 on stake 3".

@@ -51,6 +51,7 @@ class ServiceLoop:
         self.displays = dict(table.displays if displays is None else displays)
         self.companion = Companion(self.displays, journal, games, buzzer=table.buzzer, clock=clock)
         self.after_event: list[Callable[[], None]] = []  # on this thread, after each event
+        self.on_event: list[Callable[[Event], None]] = []  # the same, told which event it was
         self.scan_threads = [
             ScanThread(scanner, self._on_tag) for scanner in bus_scanners(table, clock)
         ]
@@ -99,6 +100,8 @@ class ServiceLoop:
                         event.run()
                     else:
                         self.companion.handle(event)
+                        for seen in self.on_event:
+                            seen(event)
                         for hook in self.after_event:
                             hook()
                 except Exception:  # the loop must survive anything one event does

@@ -16,8 +16,9 @@ import dataclasses
 import hashlib
 import time
 from collections import deque
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -61,7 +62,10 @@ class EmulatedTable:
         *,
         written_ids: bool | Collection[str] = True,
         hold_s: float = 0.05,
+        displays: Callable[[TableDevices], Mapping[str, Any]] | None = None,
     ) -> None:
+        """`displays`: what the companion draws on, made from the table's devices (default
+        the table's own; the web app's bench wraps them as `arcana-table run` does)."""
         profile = load_profile(profile) if isinstance(profile, str) else profile
         profile = _with_hold(profile, hold_s)
         self.clock = ManualClock()
@@ -81,8 +85,9 @@ class EmulatedTable:
         self.inbox: deque[Event] = deque()
         wire_buttons(self.table.buttons, self.inbox.append)
         self.journal = Journal.open(state_dir)
+        self.displays = dict(self.table.displays if displays is None else displays(self.table))
         self.companion = Companion(
-            self.table.displays, self.journal, games, buzzer=self.table.buzzer, clock=self.clock
+            self.displays, self.journal, games, buzzer=self.table.buzzer, clock=self.clock
         )
         self.companion.start()
         self.settle()

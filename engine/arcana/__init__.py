@@ -20,6 +20,7 @@ from engine.arcana.catalog import ARCANA, KINDS, Card, Catalog, CatalogError, Gu
 from engine.arcana.playout import random_playout, sensible_action
 from engine.arcana.scoring import result
 from engine.arcana.secrets import (
+    PublicReplay,
     hidden_cards,
     laid_face_down,
     public_record,
@@ -86,6 +87,7 @@ __all__ = [
     "CatalogError",
     "Guild",
     "Pending",
+    "PublicReplay",
     "State",
     "current_player",
     "deal_piles",

@@ -7,6 +7,11 @@ and reports every problem at once, each naming the card and the field:
     catalog = load_catalog("sample")            # the shipped, made-up sample deck
     catalog = load_catalog("my_copy.toml")      # an owner's file
     catalog.cards["m_agent_07"].arcana["political"]
+    catalog.card_name("m_agent_07", "de")        # its name in German, else its `name`
+
+A card or a guild may carry its name in the table's languages: `names = { de = "...",
+fa = "..." }` beside `name` (docs/records.md, "Names in the players' languages"; the checks
+are in engine/arcana/names.py).
 """
 
 from __future__ import annotations
@@ -15,11 +20,13 @@ import copy
 import difflib
 import tomllib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from engine.arcana.names import check_twins, name_fault, parse_names
 from engine.protocol import EngineError
 from engine.records import MAX_DIGITS, shown
 
@@ -47,10 +54,36 @@ TASK_VP = 6
 MAX_DEPTH = 8  # cards -> card -> arcana -> value is 4 levels
 # The keys each table of a catalog may have; any other is a typo to point out.
 CATALOG_KEYS = ("name", "guilds", "cards")
-GUILD_KEYS = ("name", "tie_arcanum")
+GUILD_KEYS = ("name", "names", "tie_arcanum")
 LARGEST = 10**MAX_DIGITS - 1  # a catalog rides inline in records, which hold no longer number
-CARD_KEYS = ("id", "kind", "vp", "name", "guild", "main", "fief", "arcana", "effect", "count")
+CARD_KEYS = (
+    "id",
+    "kind",
+    "vp",
+    "name",
+    "names",
+    "guild",
+    "main",
+    "fief",
+    "arcana",
+    "effect",
+    "count",
+)
 CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
+Say = Callable[[str, str], None]  # (field, sentence): one problem of a card's field
+
+
+class Problems(list[str]):
+    """Every problem's sentence in order, and those about one card's field by card number
+    (from 1) and field ("id", "kind", "arcana.military"; "" for the card as a whole)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fields: dict[int, dict[str, list[str]]] = {}
+
+    def at(self, number: int, key: str, sentence: str) -> None:
+        self.append(sentence)
+        self.fields.setdefault(number, {}).setdefault(key, []).append(sentence)
 
 
 class CatalogError(EngineError, ValueError):
@@ -76,6 +109,11 @@ class Card:
     arcana: dict[str, int] | None = None
     effect: str | None = None
     count: int | None = None
+    names: dict[str, str] | None = None  # by language code, from the catalog's `names`
+
+    def name_in(self, language: str | None) -> str:
+        """The card's name in a language ("de"), else its `name`."""
+        return (self.names or {}).get(language or "", self.name)
 
     @property
     def is_market(self) -> bool:
@@ -96,6 +134,11 @@ class Guild:
     id: str
     name: str
     tie_arcanum: str
+    names: dict[str, str] | None = None  # by language code, from the catalog's `names`
+
+    def name_in(self, language: str | None) -> str:
+        """The guild's name in a language ("de"), else its `name`."""
+        return (self.names or {}).get(language or "", self.name)
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,9 +163,10 @@ class Catalog:
     def kind(self, card_id: str) -> str:
         return self.cards[card_id].kind
 
-    def card_name(self, card_id: str) -> str:
+    def card_name(self, card_id: str, language: str | None = None) -> str:
+        """A card's name in `language` where the catalog gives one, else its `name`."""
         card = self.cards.get(card_id)
-        return card.name if card else card_id
+        return card.name_in(language) if card else card_id
 
     def fiefs(self) -> list[str]:
         return sorted({self.cards[c].fief or "" for c in self.market})
@@ -137,10 +181,14 @@ class Catalog:
                     entry[key] = getattr(card, key)
             if card.arcana is not None:
                 entry["arcana"] = dict(card.arcana)
+            if card.names:
+                entry["names"] = dict(card.names)
             cards.append(entry)
-        guilds = {
-            g.id: {"name": g.name, "tie_arcanum": g.tie_arcanum} for g in self.guilds.values()
-        }
+        guilds: dict[str, Any] = {}
+        for g in self.guilds.values():
+            guilds[g.id] = {"name": g.name, "tie_arcanum": g.tie_arcanum}
+            if g.names:
+                guilds[g.id]["names"] = dict(g.names)
         return {"name": self.name, "guilds": guilds, "cards": cards}
 
 
@@ -192,13 +240,47 @@ def _from_file(path: Path, label: str) -> Catalog:
 
 def parse_catalog(data: Any, source: Any, label: str = "catalog") -> Catalog:
     """Validate a catalog object (already parsed TOML or JSON) and build the Catalog."""
-    problems: list[str] = []
+    problems = Problems()
+    name, guilds, cards = _examine(data, label, problems)
+    if problems:
+        raise CatalogError(problems, label)
+    return Catalog(
+        name=name,
+        guilds=guilds,
+        cards=cards,
+        source=source,
+        market=tuple(sorted(c.id for c in cards.values() if c.is_market)),
+        militia=tuple(sorted(c.id for c in cards.values() if c.kind == "militia")),
+        tasks=tuple(sorted(c.id for c in cards.values() if c.kind == "task")),
+        game_end=next(c.id for c in cards.values() if c.kind == "game_end"),
+    )
+
+
+def card_problems(data: dict[str, Any], number: int) -> dict[str, list[str]]:
+    """What `catalog check` says about card `number` (from 1) of a catalog object, by field:
+
+        >>> card_problems({"guilds": {"blades": {}}, "cards": [{"id": "x", "kind": "base"}]}, 1)
+        {'vp': ['card "x": missing value for vp'], 'guild': ['card "x": missing value for guild']}
+
+    The same sentences as the whole check, for one card only (the owner's form checks a card
+    as it is typed, in a catalog that is not complete yet). Raises CatalogError only for a
+    catalog nested too deeply to be checked at all.
+    """
+    problems = Problems()
+    _examine(data, "catalog", problems)
+    return problems.fields.get(number, {})
+
+
+def _examine(
+    data: Any, label: str, problems: Problems
+) -> tuple[str, dict[str, Guild], dict[str, Card]]:
+    """Every check of a catalog object, each fault's sentence into `problems`."""
     if not isinstance(data, dict):
         raise CatalogError(["a catalog is a table with name, guilds and cards"], label)
     deep = _too_deep(data)
     if deep is not None:
         raise CatalogError([f"{deep}: nested deeper than {MAX_DEPTH} levels"], label)
-    _unknown_keys(data, CATALOG_KEYS, "", problems)
+    _unknown_keys(data, CATALOG_KEYS, "", _anywhere(problems))
     name = data.get("name")
     if name is None or name == "":
         problems.append("missing value for the catalog's name")
@@ -218,23 +300,13 @@ def parse_catalog(data: Any, source: Any, label: str = "catalog") -> Catalog:
         if card is None:
             continue
         if card.id in cards:
-            problems.append(f'duplicate id "{card.id}" (cards {first_seen[card.id]} and {number})')
+            sentence = f'duplicate id "{card.id}" (cards {first_seen[card.id]} and {number})'
+            problems.at(number, "id", sentence)
             continue
         cards[card.id] = card
         first_seen[card.id] = number
-    _check_totals(cards, guilds, problems)
-    if problems:
-        raise CatalogError(problems, label)
-    return Catalog(
-        name=name,
-        guilds=guilds,
-        cards=cards,
-        source=source,
-        market=tuple(sorted(c.id for c in cards.values() if c.is_market)),
-        militia=tuple(sorted(c.id for c in cards.values() if c.kind == "militia")),
-        tasks=tuple(sorted(c.id for c in cards.values() if c.kind == "task")),
-        game_end=next(c.id for c in cards.values() if c.kind == "game_end"),
-    )
+    _check_totals(cards, guilds, first_seen, problems)
+    return name, guilds, cards
 
 
 def _parse_guilds(raw: Any, problems: list[str]) -> dict[str, Guild]:
@@ -248,7 +320,7 @@ def _parse_guilds(raw: Any, problems: list[str]) -> dict[str, Guild]:
                 f"[guilds.{gid}]: a guild is a table with name and tie_arcanum, not {shown(entry)}"
             )
             entry = {}
-        _unknown_keys(entry, GUILD_KEYS, f"[guilds.{gid}] ", problems)
+        _unknown_keys(entry, GUILD_KEYS, f"[guilds.{gid}] ", _anywhere(problems))
         tie = entry.get("tie_arcanum", DEFAULT_TIE_ARCANUM.get(gid))
         if tie is None:
             problems.append(f'guild "{gid}": missing value for tie_arcanum')
@@ -256,136 +328,150 @@ def _parse_guilds(raw: Any, problems: list[str]) -> dict[str, Guild]:
             problems.append(f'guild "{gid}": unknown arcanum "{tie}" in tie_arcanum')
             tie = "military"
         label = entry.get("name", GUILD_NAMES.get(gid, gid.replace("_", " ").title()))
-        if not isinstance(label, str) or not label:
-            problems.append(f"[guilds.{gid}] name: a guild's name must be text, not {shown(label)}")
+        fault = name_fault(label, "a guild's name")
+        if fault:
+            problems.append(f"[guilds.{gid}] name: {fault}")
             label = gid
-        twin = next((g.id for g in guilds.values() if g.name.casefold() == label.casefold()), None)
-        if twin is not None:
-            problems.append(f'[guilds.{gid}] name: "{label}" is the name of guild "{twin}" too')
-        guilds[gid] = Guild(gid, label, tie)
+        names = parse_names(entry.get("names"), f"[guilds.{gid}] ", problems)
+        check_twins(gid, Guild(gid, label, tie, names), guilds, problems)
+        guilds[gid] = Guild(gid, label, tie, names)
     return guilds
 
 
-def _parse_card(
-    raw: Any, number: int, guilds: dict[str, Guild], problems: list[str]
-) -> Card | None:
+def _parse_card(raw: Any, number: int, guilds: dict[str, Guild], problems: Problems) -> Card | None:
+    def say(key: str, sentence: str) -> None:
+        problems.at(number, key, sentence)
+
     if not isinstance(raw, dict):
-        problems.append(f"card {number}: a card is a table with id, kind and vp")
+        say("", f"card {number}: a card is a table with id, kind and vp")
         return None
     cid = raw.get("id")
     if cid is None or cid == "":
-        problems.append(f"card {number}: missing value for id")
+        say("id", f"card {number}: missing value for id")
         return None
     if not isinstance(cid, str):
-        problems.append(f"card {number}: id must be text, not {shown(cid)}")
+        say("id", f"card {number}: id must be text, not {shown(cid)}")
         return None
     if not cid.isprintable() or cid != cid.strip():
-        problems.append(f"card {number}: id {shown(cid)} has a control character or edge space")
+        say("id", f"card {number}: id {shown(cid)} has a control character or edge space")
         return None
     where = f'card "{cid}"'
-    _unknown_keys(raw, CARD_KEYS, f"{where}: ", problems)
+    _unknown_keys(raw, CARD_KEYS, f"{where}: ", say)
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in KINDS:
         if kind is None:
-            problems.append(f"{where}: missing value for kind")
+            say("kind", f"{where}: missing value for kind")
         else:
-            problems.append(f'{where}: unknown kind "{kind}" in kind (one of {", ".join(KINDS)})')
+            say("kind", f'{where}: unknown kind "{kind}" in kind (one of {", ".join(KINDS)})')
         return None
-    vp = _count(raw, "vp", where, problems)
+    vp = _count(raw, "vp", where, say)
     guild = raw.get("guild")
     main = raw.get("main")
     for key, value in (("guild", guild), ("main", main)):
         if value is not None and not isinstance(value, str):
-            problems.append(f"{where}: {key} must be text, not {shown(value)}")
+            say(key, f"{where}: {key} must be text, not {shown(value)}")
     if isinstance(guild, str) and guild not in guilds:
-        problems.append(f'{where}: unknown guild "{guild}" in guild')
+        say("guild", f'{where}: unknown guild "{guild}" in guild')
     if isinstance(main, str) and main not in ARCANA:
-        problems.append(f'{where}: unknown arcanum "{main}" in main')
+        say("main", f'{where}: unknown arcanum "{main}" in main')
     arcana = None
     if kind in PLAYABLE or kind == "militia":
-        arcana = _parse_arcana(raw.get("arcana"), where, problems)
+        arcana = _parse_arcana(raw.get("arcana"), where, say)
     if kind in PLAYABLE:
         if guild is None and main is None:
-            problems.append(f"{where}: missing value for guild (guild card) or main (market card)")
+            say("guild", f"{where}: missing value for guild (guild card) or main (market card)")
         if guild is not None and main is not None:
-            problems.append(f"{where}: a card has either guild or main, not both")
+            say("main", f"{where}: a card has either guild or main, not both")
     elif kind == "base" and guild is None:
-        problems.append(f"{where}: missing value for guild")
+        say("guild", f"{where}: missing value for guild")
     elif kind not in ("base",) and (guild is not None or main is not None):
-        problems.append(f"{where}: a {kind} card has no guild and no main")
+        say("guild", f"{where}: a {kind} card has no guild and no main")
     fief = raw.get("fief")
     if (main is not None or kind == "task") and (not isinstance(fief, str) or not fief):
-        problems.append(f"{where}: missing value for fief")
+        say("fief", f"{where}: missing value for fief")
     raw_arcana = raw.get("arcana")
     printed = raw_arcana.get(main) if isinstance(raw_arcana, dict) and main in ARCANA else None
     if isinstance(printed, int) and not isinstance(printed, bool) and printed == 0:
-        problems.append(f"{where}: the main arcanum {main} must be at least 1 in arcana.{main}")
+        say(
+            f"arcana.{main}",
+            f"{where}: the main arcanum {main} must be at least 1 in arcana.{main}",
+        )
     effect = raw.get("effect")
     if kind == "location":
         if effect is None:
-            problems.append(f"{where}: missing value for effect (one of {', '.join(EFFECTS)})")
+            say("effect", f"{where}: missing value for effect (one of {', '.join(EFFECTS)})")
         elif not isinstance(effect, str) or effect not in EFFECTS:
-            problems.append(
+            say(
+                "effect",
                 f'{where}: unknown location effect "{effect}" in effect '
-                f"(one of {', '.join(EFFECTS)})"
+                f"(one of {', '.join(EFFECTS)})",
             )
-    count = _count(raw, "count", where, problems, minimum=1) if kind == "task" else None
+    count = _count(raw, "count", where, say, minimum=1) if kind == "task" else None
     name = raw.get("name")
-    if name is not None and (not isinstance(name, str) or not name):
-        problems.append(f"{where}: name must be text, not {shown(name)}")
+    fault = None if name is None else name_fault(name, "name")
+    if fault:
+        say("name", f"{where}: {fault}")
+    said: list[str] = []  # the names' own checks (engine/arcana/names.py) list sentences
+    names = parse_names(raw.get("names"), f"{where}: ", said)
+    for sentence in said:
+        say("names", sentence)
     return Card(
         id=cid,
         kind=kind,
         vp=vp,
-        name=name if isinstance(name, str) and name else _default_name(cid),
+        name=name if isinstance(name, str) and not fault else _default_name(cid),
         guild=guild if isinstance(guild, str) else None,
         main=main if isinstance(main, str) else None,
         fief=fief if isinstance(fief, str) and (main is not None or kind == "task") else None,
         arcana=arcana,
         effect=effect if kind == "location" else None,
         count=count,
+        names=names,
     )
 
 
-def _count(raw: dict, key: str, where: str, problems: list[str], minimum: int = 0) -> int:
+def _count(raw: dict, key: str, where: str, say: Say, minimum: int = 0) -> int:
     value = raw.get(key)
     if value is None:
-        problems.append(f"{where}: missing value for {key}")
+        say(key, f"{where}: missing value for {key}")
         return minimum
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        problems.append(f"{where}: {key} must be a whole number >= {minimum}, not {shown(value)}")
+        say(key, f"{where}: {key} must be a whole number >= {minimum}, not {shown(value)}")
         return minimum
     if value > LARGEST:
-        problems.append(f"{where}: {key} is {shown(value)}, more than a record holds ({LARGEST})")
+        say(key, f"{where}: {key} is {shown(value)}, more than a record holds ({LARGEST})")
         return minimum
     return value
 
 
-def _parse_arcana(raw: Any, where: str, problems: list[str]) -> dict[str, int]:
+def _parse_arcana(raw: Any, where: str, say: Say) -> dict[str, int]:
     if not isinstance(raw, dict):
-        problems.append(f"{where}: missing value for arcana ({', '.join(ARCANA)})")
+        say("arcana", f"{where}: missing value for arcana ({', '.join(ARCANA)})")
         return dict.fromkeys(ARCANA, 0)
     for key in raw:
         if key not in ARCANA:
             hint = _suggestion(key, ARCANA)
-            problems.append(f'{where}: unknown arcanum "{key}" in arcana{hint}')
+            say(f"arcana.{key}", f'{where}: unknown arcanum "{key}" in arcana{hint}')
     values = {}
     for arcanum in ARCANA:
         value = raw.get(arcanum)
         if value is None:
-            problems.append(f"{where}: missing value for arcana.{arcanum}")
+            say(f"arcana.{arcanum}", f"{where}: missing value for arcana.{arcanum}")
             value = 0
         elif isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= LARGEST:
-            problems.append(
+            say(
+                f"arcana.{arcanum}",
                 f"{where}: arcana.{arcanum} must be a whole number from 0 to {LARGEST}, "
-                f"not {shown(value)}"
+                f"not {shown(value)}",
             )
             value = 0
         values[arcanum] = value
     return values
 
 
-def _check_totals(cards: dict[str, Card], guilds: dict[str, Guild], problems: list[str]) -> None:
+def _check_totals(
+    cards: dict[str, Card], guilds: dict[str, Guild], numbers: dict[str, int], problems: Problems
+) -> None:
     for gid in guilds:
         have = Counter(c.kind for c in cards.values() if c.guild == gid)
         if any(have[kind] != n for kind, n in GUILD_CARDS.items()) or sum(have.values()) != 12:
@@ -407,15 +493,19 @@ def _check_totals(cards: dict[str, Card], guilds: dict[str, Guild], problems: li
     fiefs = {c.fief for c in market}
     for task in (c for c in cards.values() if c.kind == "task"):
         if task.fief is not None and fiefs and task.fief not in fiefs:
-            problems.append(
-                f'card "{task.id}": unknown fief "{task.fief}" in fief (no market card)'
-            )
+            sentence = f'card "{task.id}": unknown fief "{task.fief}" in fief (no market card)'
+            problems.at(numbers[task.id], "fief", sentence)
 
 
-def _unknown_keys(raw: dict, known: tuple[str, ...], where: str, problems: list[str]) -> None:
+def _unknown_keys(raw: dict, known: tuple[str, ...], where: str, say: Say) -> None:
     for key in raw:
         if key not in known:
-            problems.append(f"{where}{key}: unknown key{_suggestion(key, known)}")
+            say(str(key), f"{where}{key}: unknown key{_suggestion(key, known)}")
+
+
+def _anywhere(problems: list[str]) -> Say:
+    """A `say` for problems about no one card: only the sentence is kept."""
+    return lambda _key, sentence: problems.append(sentence)
 
 
 def _suggestion(key: str, known: tuple[str, ...]) -> str:

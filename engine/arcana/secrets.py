@@ -103,22 +103,49 @@ def public_records(
     lines: list[dict[str, Any]], viewers: Iterable[int | None]
 ) -> dict[int | None, list[dict[str, Any]]]:
     """`public_record` for several viewers at the cost of one replay."""
-    state = initial_state(lines[0]["setup"])
-    since: dict[tuple[int, str], int] = {}  # (owner, face-down card) -> first line of its spell
-    for number, line in enumerate(lines[1:], start=1):
-        outcome = apply(state, decode_action(line))
-        if not isinstance(outcome, Applied):  # the journal replays, so this is not expected
-            raise RecordError(outcome.message, number + 1)
-        state = outcome.state
-        since = {key: since.get(key, number) for key in _face_down_by_owner(state)}
-    out = {}
-    for viewer in viewers:
-        spells = {card: first for (owner, card), first in since.items() if owner != viewer}
-        record = [_redact(lines[0], hidden_cards(state, viewer) - set(spells))]
-        for number, line in enumerate(lines[1:], start=1):
-            record.append(_redact(line, {c for c, first in spells.items() if first <= number}))
-        out[viewer] = record
-    return out
+    return PublicReplay().records(lines, viewers)
+
+
+class PublicReplay:
+    """`public_records` of a record that grows a line at a time, as a table's web pages ask
+    for it after every move: only the lines added since the last call are replayed. A record
+    that is not the last one plus new lines (an undo, another game) is replayed from its
+    start.
+
+        replay = PublicReplay()
+        replay.records(lines, (0, 1))       # the same as public_records(lines, (0, 1))
+    """
+
+    def __init__(self) -> None:
+        self._lines: list[dict[str, Any]] = []  # the record replayed so far
+        self._state: State | None = None
+        self._since: dict[tuple[int, str], int] = {}  # (owner, face-down card) -> first line
+
+    def records(
+        self, lines: list[dict[str, Any]], viewers: Iterable[int | None]
+    ) -> dict[int | None, list[dict[str, Any]]]:
+        known = len(self._lines)
+        if self._state is None or len(lines) < known or lines[:known] != self._lines:
+            self._lines, self._since = [lines[0]], {}
+            self._state = initial_state(lines[0]["setup"])
+        state, since = self._state, self._since
+        for number in range(len(self._lines), len(lines)):
+            outcome = apply(state, decode_action(lines[number]))
+            if not isinstance(outcome, Applied):  # the journal replays, so this is not expected
+                self._state = None  # replay the next record from its start
+                raise RecordError(outcome.message, number + 1)
+            state = outcome.state
+            since = {key: since.get(key, number) for key in _face_down_by_owner(state)}
+            self._lines.append(lines[number])
+            self._state, self._since = state, since
+        out = {}
+        for viewer in viewers:
+            spells = {card: first for (owner, card), first in since.items() if owner != viewer}
+            record = [_redact(lines[0], hidden_cards(state, viewer) - set(spells))]
+            for number, line in enumerate(lines[1:], start=1):
+                record.append(_redact(line, {c for c, first in spells.items() if first <= number}))
+            out[viewer] = record
+        return out
 
 
 def _face_down_by_owner(state: State) -> list[tuple[int, str]]:

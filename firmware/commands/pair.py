@@ -20,7 +20,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--profile", default="full-table", help="table profile (its [web] port and switch)"
     )
     parser.add_argument(
-        "--address", default=None, help="the table's address for the URL (default: its own)"
+        "--address",
+        default=None,
+        help="the table's address for the URL (default: the profile's [web] address, else its own)",
     )
     parser.add_argument("--list", action="store_true", help="list the paired phones")
     parser.add_argument("--revoke", metavar="ID", default=None, help="unpair the phone ID")
@@ -59,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     from firmware.web.qr import qr_text
     from firmware.web.serve import table_address
 
-    url = pairing_url(args.address or table_address(), profile.web.port, offer.code)
+    address = args.address or profile.web.address or table_address()
+    url = pairing_url(address, profile.web.port, offer.code)
     minutes = round(pairing.code_s / 60)
     print(f"Open on the owner's phone within {minutes} minutes (or scan the status screen):")
     print(url)

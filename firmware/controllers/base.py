@@ -50,7 +50,13 @@ class Bind:
     catalog: str
 
 
-Reply = Play | Refuse | Ask | Begin | Bind
+@dataclass(frozen=True, slots=True)
+class PairPhone:
+    """Open a one-time pairing code for the owner's phone (held Select on the game choice):
+    the web app shows its QR code on the status screen; with the web app off, a refusal."""
+
+
+Reply = Play | Refuse | Ask | Begin | Bind | PairPhone
 
 
 class Controller(Protocol):

@@ -1,10 +1,12 @@
 """The first screens of a table: which game, which variant; then the game's own setup.
 
-Select moves to the next option, OK picks it. The game choice ends with a language line
-("Language: English"): OK there switches to the next language and the choice screens follow
-at once. After the choice, every tap and press goes to the chosen game's setup controller,
-which answers `Begin` when the players are seated; the chooser adds the language to that
-setup, so the journal keeps it and a resumed game shows the same language.
+Select moves to the next option, OK picks it; holding Select on the game choice pairs the
+owner's phone instead (`PairPhone`: the web app's QR code on the status screen). The game
+choice ends with a language line ("Language: English"): OK there switches to the next
+language and the choice screens follow at once. After the choice, every tap and press goes
+to the chosen game's setup controller, which answers `Begin` when the players are seated;
+the chooser adds the language to that setup, so the journal keeps it and a resumed game
+shows the same language.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from firmware import language
-from firmware.controllers.base import Ask, Begin, Controller, Refuse, Reply
+from firmware.controllers.base import Ask, Begin, Controller, PairPhone, Refuse, Reply
 from firmware.screens import ChoiceScreen, Screen
 
 # (choice, catalog key of its label)
@@ -59,6 +61,8 @@ class GameChooser(Controller):
     def press(self, button: str, held: bool) -> Reply:
         if self.inner is not None:
             return self._with_language(self.inner.press(button, held))
+        if button == "select" and held and self.game is None:
+            return PairPhone()
         if button == "select":
             self.selected = (self.selected + 1) % len(self.options)
         elif button == "ok":

@@ -4,6 +4,7 @@ tap binds the tag to it. Select skips a card; a tag bound to another card asks f
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from firmware.controllers.base import Ask, Bind, Controller, Reply
@@ -17,13 +18,15 @@ class EnrollController(Controller):
     def __init__(
         self,
         catalog: str,
-        cards: dict[str, str],
+        cards: Sequence[str],
+        name: Callable[[str], str],
         bindings: dict[str, str],
         status_role: str = "status",
     ) -> None:
         self.state = None
         self.catalog = catalog
-        self.cards = cards  # id -> name, in catalog order
+        self.cards = tuple(cards)  # in catalog order
+        self.name = name  # a card's name in the language of the screens
         self.bindings = bindings  # the table's uid -> card (shared, kept up to date)
         self.status_role = status_role
         bound = set(bindings.values())
@@ -78,8 +81,8 @@ class EnrollController(Controller):
         if self.asking is not None:
             _, current = self.asking
             screen: Any = ChoiceScreen(
-                tr("enroll.tag_is", card=self.cards.get(current, current)),
-                (tr("enroll.rebind", card=self.cards[self.queue[0]]), tr("enroll.keep")),
+                tr("enroll.tag_is", card=self.name(current)),
+                (tr("enroll.rebind", card=self.name(self.queue[0])), tr("enroll.keep")),
                 0,
                 tr("enroll.hint"),
             )
@@ -88,7 +91,7 @@ class EnrollController(Controller):
         else:
             left = len(self.queue)
             screen = PromptScreen(
-                tr("enroll.tap", card=self.cards[self.queue[0]]),
+                tr("enroll.tap", card=self.name(self.queue[0])),
                 title=tr("enroll.title", left=left),
             )
         return {self.status_role: screen}

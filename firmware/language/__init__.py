@@ -15,13 +15,16 @@ data; the words are chosen when they are built or drawn. Why TOML and not gettex
 docs/languages.md.
 
 A `[short]` table in a catalog gives hand-chosen short forms of that language's names for
-boxes too narrow for them (`firmware.screens.short_forms` reads them).
+boxes too narrow for them (`firmware.screens.short_forms` reads them). A `[names]` table
+gives the sample catalogs' guild names in the language, a `[res_arcana_cards]` table Res
+Arcana's card names by card id. An Arcana catalog of the owner's names its cards and guilds
+in the languages itself (`names = { de = "..." }`), and its own names come first.
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -42,13 +45,15 @@ class LanguageError(FirmwareError, ValueError):
 
 @dataclass(frozen=True)
 class Language:
-    """One catalog: `texts` by key, `short` forms by text, `name` in its own language."""
+    """One catalog: `texts` by key, `short` forms by text, `name` in its own language,
+    the sample guilds' `names` and Res Arcana's card names (`res_arcana_cards`) by id."""
 
     code: str
     name: str
     texts: dict[str, str]
     short: dict[str, tuple[str, ...]]
     names: dict[str, str]
+    res_arcana_cards: dict[str, str]
 
     @property
     def direction(self) -> str:
@@ -81,11 +86,12 @@ def load(code: str) -> Language:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise LanguageError(f"{path.name} cannot be read: {err}") from err
     texts: dict[str, str] = {}
-    _flatten(data, "", texts, skip={"language", "short", "names"})
+    _flatten(data, "", texts, skip={"language", "short", "names", "res_arcana_cards"})
     short = {name: tuple(forms) for name, forms in data.get("short", {}).items()}
     names = {str(k): str(v) for k, v in data.get("names", {}).items()}
+    cards = {str(k): str(v) for k, v in data.get("res_arcana_cards", {}).items()}
     title = str(data.get("language", {}).get("name", code))
-    return Language(code, title, texts, short, names)
+    return Language(code, title, texts, short, names, cards)
 
 
 def _flatten(table: dict[str, Any], prefix: str, out: dict[str, str], skip=()) -> None:
@@ -99,6 +105,11 @@ def _flatten(table: dict[str, Any], prefix: str, out: dict[str, str], skip=()) -
 
 
 _current: ContextVar[str] = ContextVar("language", default=DEFAULT)
+
+
+def code() -> str:
+    """The code of the language of what is being built or drawn now ("de")."""
+    return _current.get()
 
 
 def current() -> Language:
@@ -139,7 +150,15 @@ def refusal(code: str, message: str, **params: Any) -> str:
         return message
 
 
-def local_name(name: str) -> str:
-    """A name from the sample catalogs in the current language ("Ferrymen": "Fährleute");
-    any other name as it is."""
-    return current().names.get(name, name)
+def local_name(name: str, own: Mapping[str, str] | None = None) -> str:
+    """A name in the current language: the catalog's `own` names for it where they give this
+    language, else the sample catalogs' name in it ("Ferrymen": "Fährleute"), else `name`."""
+    return (own or {}).get(code()) or current().names.get(name, name)
+
+
+def res_arcana_name(card: str) -> str:
+    """A Res Arcana card's name in the current language (`[res_arcana_cards]` of its
+    catalog), else the engine's printed English name ("seer_orb": "Seer's Orb")."""
+    from engine.resarcana import name
+
+    return current().res_arcana_cards.get(card) or name(card)

@@ -196,7 +196,8 @@ PERSIAN_EXAMPLES: dict[str, m.Screen] = {
     "prompt_fa": m.PromptScreen("کارت را روی جایگاه بگذارید", title="جایگاه ۱"),
     "choice_fa": m.ChoiceScreen("بازی را انتخاب کنید", ("آرکانا", "رس آرکانا"), selected=1),
     "refusal_fa": m.RefusalScreen("این کنش ۲ طلا و ۱ جوهر دیگر لازم دارد"),
-    "undo_fa": m.UndoScreen("علی اژدهای استخوانی را برگرداند"),
+    # the widest of fa.toml's undo sentences ("used {card}"), with the Persian Bone Dragon
+    "undo_fa": m.UndoScreen("قدرت اژدهای استخوانی را فعال کرد"),
 }
 EXAMPLES.update(PERSIAN_EXAMPLES)
 

@@ -31,10 +31,13 @@ def columns(canvas: Canvas, entries: Sequence[tuple[str, int, bool]], top: int, 
     """
     if not entries:
         return
-    width = canvas.width // len(entries)
+    count = len(entries)
     mirrored = any(is_rtl(label) for label, _, _ in entries)  # the first column on the right
     for index, (label, number, highlighted) in enumerate(entries):
-        x = (len(entries) - 1 - index if mirrored else index) * width
+        at = count - 1 - index if mirrored else index
+        # the whole width shared out: three columns of 128 px are 42, 43 and 43 wide
+        x = at * canvas.width // count
+        width = (at + 1) * canvas.width // count - x
         if big:
             canvas.text(x + 1, top, label, width=width - 2, align="center")
             if highlighted:
@@ -54,9 +57,11 @@ def columns(canvas: Canvas, entries: Sequence[tuple[str, int, bool]], top: int, 
                 canvas.box(x, top - 2, x + width - 2, top + 8)
             number_width = font("small").width(str(number))
             if is_rtl(label):  # mirrored: the number on the left, the name on the right
-                canvas.text(x + 1, top, str(number), fill=fill, width=number_width)
+                # the digits' ink starts a column after their pen: at x it stands one column
+                # inside the box, as a left-to-right number ends one column inside its right
+                canvas.text(x, top, str(number), fill=fill, width=number_width)
                 canvas.text(
-                    x + number_width + 2, top, label, width=width - number_width - 4, fill=fill
+                    x + number_width + 1, top, label, width=width - number_width - 3, fill=fill
                 )
             else:
                 canvas.text(x + width - 2 - number_width, top, str(number), fill=fill)

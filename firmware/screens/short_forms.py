@@ -15,11 +15,11 @@ from firmware.screens.font import load_font
 # Longest first. The guilds of the sample and template catalogs, the Res Arcana seat names,
 # the free-trade stake; each set stays distinct at every length.
 SHORT_FORMS: dict[str, tuple[str, ...]] = {
-    "Blades": ("Blade", "Blad", "Bla", "Bl"),
-    "Ferrymen": ("Ferry", "Ferr", "Fer", "Fe"),
-    "Thieves": ("Thief", "Thie", "Thi", "Th"),
-    "Usurers": ("Usurer", "Usur", "Usu", "Us"),
-    "Guild of Blades": ("Blades", "Blade", "Blad", "Bla", "Bl"),
+    "Blades": ("Blade", "Blad", "Bla", "Bl", "B"),
+    "Ferrymen": ("Ferry", "Ferr", "Fer", "Fe", "F"),
+    "Thieves": ("Thief", "Thie", "Thi", "Th", "T"),
+    "Usurers": ("Usurer", "Usur", "Usu", "Us", "U"),
+    "Guild of Blades": ("Blades", "Blade", "Blad", "Bla", "Bl", "B"),
     "Healer": ("Heal", "Hea", "He"),
     "Priest": ("Prst", "Pri", "Pr"),
     "Master": ("Mstr", "Mas", "Ma"),

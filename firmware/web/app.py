@@ -17,6 +17,22 @@ then `_paired`: without a paired device's cookie only the pairing page is served
     GET  /api/devices                 (owner) the paired devices and the open offer's role
     POST /api/offers  {"seat": N} | {"spectator": true}   (owner) a code on the status OLED
     POST /api/offers/withdraw         (owner) close the open code
+    GET  /progress                    the owner's catalog progress page (import and export,
+                                      Res Arcana enrollment)
+    GET  /api/catalog/progress        (owner) cards entered and missing, duplicates, tags
+    GET  /api/catalog/export?format=toml|csv          (owner) the catalog file, downloaded
+    POST /api/catalog/import  {"format", "data"}       (owner) checked, then written
+    GET  /api/bindings/export?game=arcana|res-arcana  (owner) the tag bindings as CSV
+    POST /api/bindings/import {"game", "data", "rebind"}   (owner) all or nothing
+    GET  /api/enroll/res-arcana       (owner) Res Arcana's cards, their tags, the last tap
+    POST /api/enroll/res-arcana {"tap", "card", "rebind"}  (owner) bind the tapped tag
+    POST /api/catalog/building {"on"}  (owner) the catalog builder (firmware/web/catalog_form.py):
+    GET  /api/catalog/tap              the last tap and its form,
+    POST /api/catalog/check            a draft card's problems by field,
+    POST /api/catalog/save             save it into the owner's catalog file and bind the tag
+    GET  /api/history                 (owner) the journalled games (firmware/web/history.py)
+    GET  /api/history/<game>/record   (owner) a game record, the bytes `export` writes
+    GET  /api/history/<game>/rounds   (owner) a finished game round by round
 
 Roles (firmware/web/pairing.py): the owner sees the public table and manages devices; a
 seat sees the public table and its own hand (`firmware.web.views`); a spectator, if the
@@ -30,20 +46,29 @@ from typing import Any
 
 from aiohttp import web
 
-from firmware.web import guard, stream
+from firmware.web import guard, history_routes, stream
+from firmware.web.catalog_form import CatalogForm
+from firmware.web.catalog_transfer import FILE as CATALOG_FILE
+from firmware.web.enrollment_page import ResArcanaEnrollment
 from firmware.web.live import LiveTable
+from firmware.web.owner_catalog import OwnerCatalog
 from firmware.web.pages import Pages, no_icon
 from firmware.web.pairing import Device, Pairing, PairingRefused, Role
 from firmware.web.stream import Stream
 from firmware.web.table_view import BadInput
+from firmware.web.taps import Taps
 
 COOKIE = "arcana_table"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 PAGE_FILES = {
     "phone.html": "text/html",
     "phone.js": "text/javascript",
+    "catalog.js": "text/javascript",
     "pair.html": "text/html",
     "pair.js": "text/javascript",
+    "progress.html": "text/html",
+    "progress.js": "text/javascript",
+    "history.js": "text/javascript",
     "web.css": "text/css",
 }
 PAGES = Pages("firmware.web", PAGE_FILES)
@@ -90,6 +115,24 @@ def make_app(
     app.router.add_get("/api/devices", _devices)
     app.router.add_post("/api/offers", _offer)
     app.router.add_post("/api/offers/withdraw", _withdraw)
+    taps = Taps()  # what the table loop saw tapped (enrollment binds the tag just tapped)
+    live.loop.on_event.append(taps.record)
+    shelf = OwnerCatalog(live, pairing.path.parent / CATALOG_FILE)  # the builder's file
+    enrolling = ResArcanaEnrollment(live, taps)
+    app.router.add_get("/progress", PAGES.handler("progress.html"))
+    app.router.add_get("/api/catalog/progress", _for_owner(shelf.progress))
+    app.router.add_get("/api/catalog/export", _for_owner(shelf.export_catalog))
+    app.router.add_post("/api/catalog/import", _for_owner(shelf.import_catalog))
+    app.router.add_get("/api/bindings/export", _for_owner(shelf.export_bindings))
+    app.router.add_post("/api/bindings/import", _for_owner(shelf.import_bindings))
+    app.router.add_get("/api/enroll/res-arcana", _for_owner(enrolling.cards))
+    app.router.add_post("/api/enroll/res-arcana", _for_owner(enrolling.bind))
+    form = CatalogForm(live, shelf.path, _owner)  # the same file
+    app.router.add_post("/api/catalog/building", form.building)
+    app.router.add_get("/api/catalog/tap", form.tap)
+    app.router.add_post("/api/catalog/check", form.check)
+    app.router.add_post("/api/catalog/save", form.save)
+    history_routes.add_routes(app, live.journal.path.parent, _owner)
     app.on_startup.append(_listen)
     app.on_shutdown.append(_end_streams)
     return app
@@ -151,6 +194,16 @@ def _owner(request: web.Request) -> Device:
     if device.role.kind != "owner":
         raise guard.Refused(403, "Only the owner's phone may do this")
     return device
+
+
+def _for_owner(handler: Handler) -> Handler:
+    """`handler` for the owner's phone only (403 for any other)."""
+
+    async def owner_only(request: web.Request) -> web.StreamResponse:
+        _owner(request)
+        return await handler(request)
+
+    return owner_only
 
 
 # -- pairing ----------------------------------------------------------------------------------

@@ -156,6 +156,8 @@ def _own_address(request: web.Request) -> tuple[str, int]:
     if not isinstance(sockname, tuple) or len(sockname) < 2:
         raise Refused(400, "The connection closed before the request was read")
     address = ipaddress.ip_address(sockname[0].partition("%")[0])
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped  # IPv4 on a dual-stack socket (systemd's, docs/web.md)
     shown = f"[{address}]" if address.version == 6 else str(address)
     return shown, int(sockname[1])
 

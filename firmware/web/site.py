@@ -2,6 +2,7 @@
 
     runner = web.AppRunner(guard.application()); await runner.setup()
     site = Site(runner, "127.0.0.1", 8080); await site.start(); site.port
+    Site(runner, sock=listening)          # serve on a socket already listening (systemd's)
 
 1. A new connection has `idle_s` to send its first request head whole (our own timer: older
    aiohttp has none), and may idle as long between two requests (aiohttp's keep-alive timer,
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 
 from aiohttp import web
 from aiohttp.web_request import BaseRequest
@@ -46,19 +48,24 @@ BUSY = _busy_answer()
 
 class Site(web.BaseSite):
     """A TCP site whose connections are capped and time out (the runner's handler settings
-    are not used: these are)."""
+    are not used: these are). With `sock`, a socket already listening, host and port are
+    its own."""
 
     def __init__(
         self,
         runner: web.BaseRunner,
-        host: str,
-        port: int,
+        host: str = "127.0.0.1",
+        port: int = 0,
         idle_s: float = IDLE_S,
         max_connections: int = MAX_CONNECTIONS,
+        sock: socket.socket | None = None,
     ) -> None:
         super().__init__(runner)
+        if sock is not None:
+            host, port = str(sock.getsockname()[0]), int(sock.getsockname()[1])
         self._host = host
         self._port = port
+        self._sock = sock
         self.idle_s = idle_s
         self.max_connections = max_connections
         self.open = 0  # connections being served now
@@ -79,9 +86,16 @@ class Site(web.BaseSite):
         loop = asyncio.get_running_loop()
         manager = self._runner.server
         assert manager is not None  # BaseSite refuses a runner that is not set up
-        self._server = await loop.create_server(
-            lambda: _Connection(self, manager, loop), self._host, self._port, backlog=self._backlog
-        )
+
+        def connection() -> _Connection:
+            return _Connection(self, manager, loop)
+
+        if self._sock is not None:
+            self._server = await loop.create_server(connection, sock=self._sock)
+        else:
+            self._server = await loop.create_server(
+                connection, self._host, self._port, backlog=self._backlog
+            )
 
 
 class _Connection(web.RequestHandler):

@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image
 
+from engine.arcana.secrets import PublicReplay
 from engine.records import shown, split
 from firmware.controllers.base import Shelf
 from firmware.errors import FirmwareError
@@ -83,6 +84,7 @@ class TableView:
         self.version = 0  # goes up whenever anything the page shows may have changed
         self._frames: dict[str, str] = {}
         self._states: dict[tuple[Any, ...], dict[str, Any]] = {}  # by version, seat, notices
+        self._replay = PublicReplay()  # each state replays only the record's new lines
 
     def frame_images(self) -> dict[str, Image.Image]:
         """What each screen shows now (its hash goes into the state)."""
@@ -141,7 +143,7 @@ class TableView:
         if companion.game_id is not None and companion.rules is not None and game is not None:
             lines = [line for line in split(self.journal.record(companion.game_id)) if line]
             record = [json.loads(line) for line in lines]
-            out["record"] = views.public_record(game, record, seat)
+            out["record"] = views.public_record(game, record, seat, self._replay)
             out["result"] = views.public_result(game, companion.rules, controller_state, seat)
             out["view"] = self._engine_view(game, controller_state, seat)
             out["can_redo"] = self.journal.can_redo(companion.game_id)

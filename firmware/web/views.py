@@ -17,15 +17,20 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from firmware.controllers.base import Shelf
+from firmware.language import code, res_arcana_name
 
 
-def public_record(game: str, lines: list[dict[str, Any]], viewer: int | None) -> list[Any]:
+def public_record(
+    game: str, lines: list[dict[str, Any]], viewer: int | None, replay: Any = None
+) -> list[Any]:
     """The record (header first) as `viewer` may see it; the header's catalog is kept by
-    name only (a full catalog object would repeat every card's values)."""
+    name only (a full catalog object would repeat every card's values). `replay`: an
+    Arcana `PublicReplay` kept between calls, so a growing record replays only its new
+    lines."""
     if game == "arcana":
-        from engine.arcana import public_record as arcana_record
+        from engine.arcana import PublicReplay
 
-        lines = arcana_record(lines, viewer)
+        lines = (replay or PublicReplay()).records(lines, (viewer,))[viewer]
     if lines and isinstance(lines[0].get("setup", {}).get("catalog"), dict):
         setup = dict(lines[0]["setup"], catalog=lines[0]["setup"]["catalog"].get("name", "custom"))
         lines = [dict(lines[0], setup=setup), *lines[1:]]
@@ -42,15 +47,15 @@ def public_result(game: str, rules: Any, state: Any, viewer: int | None) -> dict
 
 
 def card_info(game: str | None, games: Shelf, card: str) -> dict[str, Any]:
-    """A card's id, printed name, kind and `face`: the values printed on it (for the page's
-    card faces). Only ever asked for cards the viewer may see."""
+    """A card's id, name (in the language of the screens), kind and `face`: the values
+    printed on it (for the page's card faces). Only ever asked for cards the viewer may see."""
     if game == "res-arcana" or (game is None and card not in games.catalog.cards):
         from engine.resarcana import CARDS
 
         found = CARDS[card]
         printed = found.to_json()
         face = {key: printed[key] for key in ("cost", "produces", "power", "vp")}
-        return {"id": card, "name": found.name, "kind": found.kind, "face": face}
+        return {"id": card, "name": res_arcana_name(card), "kind": found.kind, "face": face}
     catalog = games.catalog
     kind = catalog.kind(card)
     found = catalog.cards[card]
@@ -60,7 +65,8 @@ def card_info(game: str | None, games: Shelf, card: str) -> dict[str, Any]:
         arcana_face.update(main=found.main, threshold=found.threshold)
     if found.effect:
         arcana_face["effect"] = found.effect
-    return {"id": card, "name": catalog.card_name(card), "kind": kind, "face": arcana_face}
+    name = catalog.card_name(card, code())
+    return {"id": card, "name": name, "kind": kind, "face": arcana_face}
 
 
 def card_box(game: str | None, games: Shelf) -> list[dict[str, str]]:
@@ -126,7 +132,10 @@ def hand(
 
         me = view(state, seat)["players"][seat]
         held = list(dict.fromkeys([*me["possession"], *sorted(playable)]))
-        name = state.catalog.card_name
+
+        def name(card: str) -> str:
+            return state.catalog.card_name(card, code())
+
         face_down = [
             {"stake": i, "pad": _pad(pads, i), "card": card, "name": name(card)}
             for i, stake in enumerate(state.stakes)

@@ -35,10 +35,12 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from hardware.nfc.reader import PollResult, Reader, ReaderFault, ReaderHealth, TagError
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 EVENT_KINDS = ("placed", "removed", "conflict", "reader_fault", "reader_back")
 SCAN_PAUSE_S = 0.02  # ScanThread's pause between cycles
@@ -144,6 +146,17 @@ class Scanner:
             with self._lock:
                 events += self._visit(reader)
         return events
+
+    def between_polls(self, name: str, job: Callable[[Reader], T]) -> T:
+        """`job(reader)` for the reader called `name`, run between two polls of this
+        scanner's bus (a tag write from another thread must not share the bus with a poll).
+
+        Raises KeyError for a reader this scanner does not poll."""
+        reader = next((r for r in self.readers if r.name == name), None)
+        if reader is None:
+            raise KeyError(name)
+        with self._lock:
+            return job(reader)
 
     @property
     def period_s(self) -> float | None:

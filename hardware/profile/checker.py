@@ -4,13 +4,12 @@ returns the `Profile` and leaves every problem found in `problems`."""
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from hardware.buses.base import KINDS
 from hardware.display.spec import SPI_CLOCKS_HZ, DisplaySpec
 from hardware.header import I2C_PINS, SPI_CE_PINS, SPI_PINS, UART_PINS
-from hardware.profile.messages import expected
+from hardware.profile.messages import closest, expected
 from hardware.profile.specs import (
     BUTTON_ROLES,
     DISPLAY_ROLES,
@@ -150,8 +149,7 @@ class Checker(Values):
         self.seat_lines[spec["line"]] = self.lines.of("readers", index, "seat")
         # already said why (a bad seat, or a misspelt one): a gap it would fill is no news
         self.bad_seat |= ("seat" in entry and spec["seat"] is None) or any(
-            difflib.get_close_matches(key, ["seat"], cutoff=0.6)
-            for key in set(entry) - KEYS["readers"]
+            closest(key, ["seat"]) for key in set(entry) - KEYS["readers"]
         )
         if interface == "spi":
             spec["bus"] = self.value("readers", index, entry, "bus", int, 0, choices=(0, 1))

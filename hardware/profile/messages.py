@@ -21,10 +21,16 @@ class ProfileError(HardwareError, ValueError):
         super().__init__("\n".join(lines))
 
 
+def closest(key: str, known: set[str] | list[str]) -> str | None:
+    """The known key a typo most likely meant ("absense_s": "absence_s"), or None."""
+    close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def expected(key: str, known: set[str]) -> str:
     """ "did you mean absence_s?" for a typo, else every key that may be there."""
-    close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
-    return f"did you mean {close[0]!r}?" if close else f"expected one of {', '.join(sorted(known))}"
+    close = closest(key, known)
+    return f"did you mean {close!r}?" if close else f"expected one of {', '.join(sorted(known))}"
 
 
 def shown(value: Any, limit: int = 40) -> str:

@@ -6,34 +6,17 @@ from __future__ import annotations
 import threading
 import time
 
+from service import Recorder, wait_until
+
 from firmware.games import GameShelf
 from firmware.journal import Journal
 from firmware.screens import RefusalScreen, SavedScreen, render
-from firmware.service import Notifier, Service, StopRequest, Watchdog
+from firmware.service import Service, StopRequest, Watchdog
 from firmware.table_loop import ServiceLoop
 from firmware.tabletop import uid_for
 from hardware.nfc.tags import Ntag
 from hardware.profile import load_profile
 from hardware.table import build_table
-
-
-class Recorder(Notifier):
-    def __init__(self) -> None:
-        super().__init__(None)
-        self.sent: list[str] = []
-
-    def send(self, *fields: str) -> bool:
-        self.sent.extend(fields)
-        return True
-
-
-def wait_until(condition, seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return False
 
 
 def test_the_loop_plays_taps_from_its_threads_and_stops_saved(tmp_path):

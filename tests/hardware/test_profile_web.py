@@ -18,6 +18,15 @@ def test_web_section_is_read() -> None:
 
 
 @pytest.mark.parametrize(
+    ("written", "address"),
+    [("192.168.1.20", "192.168.1.20"), ("fd00::20", "fd00::20"), ("[fd00::20]", "fd00::20")],
+)
+def test_web_address_is_an_ip_address(written: str, address: str) -> None:
+    profile = parse_profile(f'[web]\nenabled = true\naddress = "{written}"\n')
+    assert profile.web.address == address
+
+
+@pytest.mark.parametrize(
     ("text", "sentence"),
     [
         ("[web]\nport = 0\n", "line 2: port 0 is outside 1..65535"),
@@ -26,6 +35,9 @@ def test_web_section_is_read() -> None:
         ("[web]\nspectators = 'yes'\n", "line 2: spectators must be true or false"),
         ("[web]\nhost = '0.0.0.0'\n", "line 2: unknown setting 'host' in [web]"),
         ("web = 3\n", "write web as a [web] table"),
+        ("[web]\naddress = 'arcana.local'\n", "line 2: address 'arcana.local' is not an IP"),
+        ("[web]\naddress = '0.0.0.0'\n", "line 2: address '0.0.0.0' is not one a phone can"),
+        ("[web]\naddress = 3\n", "line 2: address must be"),
     ],
 )
 def test_bad_web_settings_are_named(text: str, sentence: str) -> None:

@@ -1,60 +1,20 @@
-"""A simulator served on a free localhost port from a background thread, a tiny client, and
-raw HTTP over a socket for what urllib will not send (odd headers, half-open connections)."""
+"""A simulator served on a free localhost port from a background thread, its client (the
+shared one of tests/support/http_client.py, with the simulator's bearer token), and raw HTTP
+over a socket for what urllib will not send (odd headers, half-open connections)."""
 
 from __future__ import annotations
 
 import json
 import socket
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from http_client import Client
 
 from firmware.sim.server import Running, make_app
 from firmware.sim.table import Simulator
-
-
-class Client:
-    """JSON over HTTP with the standard library; answers (status, parsed body)."""
-
-    def __init__(self, url: str, token: str | None = None) -> None:
-        self.url = url
-        self.token = token
-
-    def call(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        raw: bytes | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> tuple[int, Any]:
-        data = raw if raw is not None else None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.url + path.lstrip("/"), data=data, method=method)
-        if self.token is not None:
-            request.add_header("Authorization", f"Bearer {self.token}")
-        if method != "GET":
-            request.add_header("Content-Type", "application/json")  # as the page sends it
-        for name, value in (headers or {}).items():
-            request.add_header(name, value)
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                status, payload, kind = response.status, response.read(), response.headers
-        except urllib.error.HTTPError as err:
-            with err:
-                status, payload, kind = err.code, err.read(), err.headers
-        if kind.get_content_type() == "application/json":
-            return status, json.loads(payload)
-        return status, payload
-
-    def get(self, path: str, **kwargs: Any) -> tuple[int, Any]:
-        return self.call("GET", path, **kwargs)
-
-    def post(self, path: str, body: Any = None, **kwargs: Any) -> tuple[int, Any]:
-        return self.call("POST", path, body=body, **kwargs)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,6 @@
-"""`arcana-table run --emulated` in a subprocess, with a notify socket as systemd's."""
+"""The service under test: `arcana-table run --emulated` in a subprocess with a notify socket
+as systemd's (`start_service`), or in-process with a `Recorder` of its notify messages, and
+`wait_until` for what its threads do."""
 
 from __future__ import annotations
 
@@ -6,7 +8,11 @@ import os
 import socket
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
+
+from firmware.service import Notifier
 
 
 def start_service(
@@ -44,3 +50,26 @@ def messages_until(listener: socket.socket, wanted: str) -> list[str]:
         seen.append(message)
         if wanted in message.split("\n"):
             return seen
+
+
+class Recorder(Notifier):
+    """A notifier that keeps every field the service sends ("READY=1", "WATCHDOG=1", ...)."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.sent: list[str] = []
+
+    def send(self, *fields: str) -> bool:
+        self.sent.extend(fields)
+        return True
+
+
+def wait_until(condition: Callable[[], object], seconds: float = 20.0) -> bool:
+    """Whether `condition()` came true within `seconds` (a deadline for threads to get there,
+    long enough for a loaded machine; never a measure of speed)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False

@@ -12,23 +12,20 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import json
 import os
 import shutil
 import subprocess
 import threading
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
-from typing import Any
 
 import pytest
+from http_client import Client
+from service import Recorder, wait_until
 
 from firmware.events import Tick
 from firmware.games import GameShelf
 from firmware.journal import Journal
-from firmware.service import Notifier, Service, StopRequest, Watchdog
+from firmware.service import Service, StopRequest, Watchdog
 from firmware.web.pairing import Pairing, Role
 from firmware.web.serve import start, status_role
 from hardware.display.pages import pages_to_image
@@ -76,70 +73,17 @@ def decode_qr(zbarimg: str, pages: list[bytes], width: int = 128) -> list[str]:
     return [line for line in done.stdout.decode().splitlines() if line]
 
 
-class Recorder(Notifier):
-    def __init__(self) -> None:
-        super().__init__(None)
-        self.sent: list[str] = []
-
-    def send(self, *fields: str) -> bool:
-        self.sent.extend(fields)
-        return True
-
-
-def wait_until(condition: Any, seconds: float = 20.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
-
-
-class Phone:
+class Phone(Client):
     """A browser's cookie jar for one table: JSON over HTTP, its Origin the table's own."""
 
     def __init__(self, url: str) -> None:
-        self.url = url
-        self.cookie: str | None = None
-
-    def call(
-        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-    ) -> tuple[int, Any]:
-        url = path if path.lower().startswith("http") else self.url + path.lstrip("/")
-        data = None if method == "GET" else json.dumps({} if body is None else body).encode()
-        request = urllib.request.Request(url, data=data, method=method)
-        if data is not None:
-            request.add_header("Content-Type", "application/json")
-            request.add_header("Origin", self.url.rstrip("/"))  # as a browser sends it
-        if self.cookie is not None:
-            request.add_header("Cookie", self.cookie)
-        for name, value in (headers or {}).items():
-            request.add_header(name, value)
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                status, payload, head = response.status, response.read(), response.headers
-        except urllib.error.HTTPError as err:
-            with err:
-                status, payload, head = err.code, err.read(), err.headers
-        self.set_cookie = head.get("Set-Cookie")
-        if self.set_cookie and self.set_cookie.startswith("arcana_table="):
-            value = self.set_cookie.split(";")[0]
-            self.cookie = None if value == 'arcana_table=""' else value
-        if head.get_content_type() == "application/json":
-            return status, json.loads(payload)
-        return status, payload
-
-    def get(self, path: str, **kwargs: Any) -> tuple[int, Any]:
-        return self.call("GET", path, **kwargs)
-
-    def post(self, path: str, body: Any = None, **kwargs: Any) -> tuple[int, Any]:
-        return self.call("POST", path, body, **kwargs)
+        super().__init__(url, cookies=True)
 
 
 class WebTable:
     """An emulated full table with `[web]` on, its loop running, its web app served."""
 
-    def __init__(self, state_dir: Path, spectators: bool = False) -> None:
+    def __init__(self, state_dir: Path, spectators: bool = False, catalog: str = "sample") -> None:
         profile = load_profile("full-table")
         profile = dataclasses.replace(profile, web=WebSpec(True, 8080, spectators))
         self.state_dir = state_dir
@@ -152,7 +96,7 @@ class WebTable:
         self.loop, self.served = start(
             self.table,
             self.journal,
-            GameShelf.for_profile(profile),
+            GameShelf.for_profile(profile, catalog=catalog),
             service,
             profile,
             state_dir,

@@ -24,7 +24,7 @@ from engine.protocol import BAD_PARAMS, Rejection
 from firmware.controllers.arcana import screens
 from firmware.controllers.arcana.screens import Prompt, table_screens
 from firmware.controllers.base import Ask, Controller, Play, Refuse, Reply, Shelf
-from firmware.language import local_name, refusal
+from firmware.language import refusal
 from firmware.language import text as tr
 from firmware.screens import BribeScreen, Screen, StruggleScreen
 
@@ -149,13 +149,13 @@ class ArcanaController(Controller):
         return None
 
     def _nobodys(self, card: str) -> str:
-        name = self.state.catalog.card_name(card)
+        name = screens.card_name(self.state, card)
         for i, stake in enumerate(self.state.stakes):
             if stake.market == card:
                 return tr("table.market_card_of", card=name, n=i + 1)
         for player, under in enumerate(self.state.under_base):
             if card in under:
-                guild = local_name(self.state.names[player])
+                guild = screens.player_name(self.state, player)
                 return tr("table.under_base_for_good", card=name, name=guild)
         return tr("table.nobodys", card=name)
 
@@ -212,7 +212,7 @@ class ArcanaController(Controller):
                     return Refuse(tr("table.militia_stays"), pad)
                 prompt.agent, prompt.origin = card, i
                 return Ask()
-        return Refuse(tr("table.not_your_agent", card=catalog.card_name(card)), pad)
+        return Refuse(tr("table.not_your_agent", card=screens.card_name(self.state, card)), pad)
 
     # -- buttons --------------------------------------------------------------------------
     def press(self, button: str, held: bool) -> Reply:
@@ -243,7 +243,7 @@ class ArcanaController(Controller):
             return Refuse(tr("table.reveal_first", n=waiting.stake + 1), self.status_role)
         if waiting.kind == "militia":
             assert waiting.player is not None
-            name = local_name(self.state.names[waiting.player])
+            name = screens.player_name(self.state, waiting.player)
             return Refuse(tr("table.militia_first", name=name), self.status_role)
         self.discarding = not self.discarding
         return Ask()
@@ -256,7 +256,7 @@ class ArcanaController(Controller):
         self.results, self.summary = {}, None
         if not any(self.state.stashable):
             self.declined = set()
-        names = self.state.names
+        names = [screens.player_name(self.state, p) for p in range(self.state.players)]
         evaluated = [e for e in events if isinstance(e, StakeEvaluated)]
         for event in evaluated:
             self.results[event.stake] = screens.struggle(self.state, event)

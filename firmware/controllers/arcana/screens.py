@@ -18,7 +18,7 @@ from engine.arcana.events import Bribed, StakeEvaluated
 from engine.arcana.scoring import fulfilled_tasks, owned, totals
 from engine.arcana.state import controllers
 from firmware.controllers.arcana.seating import stake_label
-from firmware.language import local_name
+from firmware.language import code, local_name
 from firmware.language import text as tr
 from firmware.screens import (
     ArcanaStatusScreen,
@@ -78,8 +78,10 @@ def stake(state: State, prompt: Prompt, index: int) -> Screen:
     for player, side in enumerate(here.agents):
         if side or player in control:  # a controller's side shows, agents or not
             values = [(state.catalog.cards[c].value(card.main), not down) for c, down in side]
-            sides.append(guild_at_stake(_name(state, player), values, player in control))
-    return StakeScreen(card.name, Arcanum(card.main), card.threshold, tuple(sides), stake=label)
+            sides.append(guild_at_stake(player_name(state, player), values, player in control))
+    return StakeScreen(
+        card.name_in(code()), Arcanum(card.main), card.threshold, tuple(sides), stake=label
+    )
 
 
 def empty_stake(state: State, index: int) -> EmptyStakeScreen:
@@ -99,9 +101,9 @@ def status(state: State, prompt: Prompt) -> Screen:
         return ending(state, prompt.page)
     if prompt.question is not None:
         player, card = prompt.question
-        name = state.catalog.card_name(card)
+        name = card_name(state, card)
         return PromptScreen(
-            tr("status.under_base", name=_name(state, player), card=name),
+            tr("status.under_base", name=player_name(state, player), card=name),
             title=tr("status.under_base_title"),
             icon=PromptIcon.NONE,
             short=tr("status.under_base_short", card=name),
@@ -109,8 +111,8 @@ def status(state: State, prompt: Prompt) -> Screen:
     if prompt.summary is not None:
         return prompt.summary
     waiting = pending(state)
-    hands = tuple(HandCount(_name(state, p), state.hand[p]) for p in range(state.players))
-    turn = _name(state, waiting.player) if waiting.player is not None else ""
+    hands = tuple(HandCount(player_name(state, p), state.hand[p]) for p in range(state.players))
+    turn = player_name(state, waiting.player) if waiting.player is not None else ""
     if waiting.kind == "reveal":
         assert waiting.stake is not None
         asked = tr("status.new_card", n=waiting.stake + 1)
@@ -127,7 +129,7 @@ def status(state: State, prompt: Prompt) -> Screen:
 
 def struggle(state: State, event: StakeEvaluated) -> StruggleScreen:
     """The power struggle at a stake, as evaluated."""
-    names = [_name(state, p) for p in range(state.players)]
+    names = [player_name(state, p) for p in range(state.players)]
     strengths = tuple(Strength(names[p], s) for p, s in enumerate(event.strengths))
     tie = ""
     if event.tie_break == "guild" and event.winner is not None:
@@ -135,7 +137,7 @@ def struggle(state: State, event: StakeEvaluated) -> StruggleScreen:
     elif event.tie_break == "unresolved":
         tie = tr("struggle.tie_unresolved")
     return StruggleScreen(
-        state.catalog.card_name(event.market),
+        card_name(state, event.market),
         Arcanum(event.arcanum),
         event.threshold,
         strengths,
@@ -147,8 +149,8 @@ def struggle(state: State, event: StakeEvaluated) -> StruggleScreen:
 def bribe(state: State, event: Bribed) -> BribeScreen:
     """A bribe's value against the market agent's financial value."""
     return BribeScreen(
-        state.catalog.card_name(event.market),
-        _name(state, event.player),
+        card_name(state, event.market),
+        player_name(state, event.player),
         event.bribe_value,
         event.needed,
     )
@@ -159,7 +161,7 @@ def round_summary(names: Sequence[str], evaluated: Sequence[StakeEvaluated]) -> 
     at how many nobody won (their agents stay). The next tap, or OK, moves past it."""
     wins = Counter(e.winner for e in evaluated if e.winner is not None)
     unwon = sum(1 for e in evaluated if e.winner is None)
-    won = tuple(Strength(local_name(name), wins[p]) for p, name in enumerate(names))
+    won = tuple(Strength(name, wins[p]) for p, name in enumerate(names))
     return RoundResultsScreen(evaluated[0].round, won, unwon)
 
 
@@ -170,13 +172,15 @@ def ending(state: State, page: int) -> Screen:
         ranked = sorted(range(state.players), key=lambda p: (-scores[p], p))
         return RankingScreen(
             tuple(
-                RankedPlayer(1 + sum(s > scores[p] for s in scores), _name(state, p), scores[p])
+                RankedPlayer(
+                    1 + sum(s > scores[p] for s in scores), player_name(state, p), scores[p]
+                )
                 for p in ranked
             )
         )
     player = page - 1
     return BreakdownScreen(
-        _name(state, player),
+        player_name(state, player),
         scores[player],
         breakdown(state, player),
         page=page,
@@ -200,9 +204,18 @@ def breakdown(state: State, player: int) -> tuple[ScoreLine, ...]:
     return tuple(lines)
 
 
-def _name(state: State, player: int) -> str:
-    """A player's guild name as the screens show it (the sample guilds in the language)."""
+def player_name(state: State, player: int) -> str:
+    """A player's name as the screens show it: a player named after their guild (as the
+    table's seating names them) by the guild's name in the language of the screens."""
+    guild = state.catalog.guilds[state.guilds[player]]
+    if state.names[player] == guild.name:
+        return local_name(guild.name, guild.names)
     return local_name(state.names[player])
+
+
+def card_name(state: State, card: str) -> str:
+    """A card's name in the language of the screens (the catalog's `names`), else its name."""
+    return state.catalog.card_name(card, code())
 
 
 def table_screens(state: State, prompt: Prompt, pads: int) -> tuple[Screen, ...]:

@@ -19,7 +19,7 @@ from engine.arcana import Catalog
 from engine.arcana.setup import TASKS_KEPT
 from engine.arcana.state import MAX_PLAYERS, MIN_PLAYERS, stake_count
 from firmware.controllers.base import Ask, Begin, Controller, Refuse, Reply, Shelf
-from firmware.language import local_name
+from firmware.language import code, local_name
 from firmware.language import text as tr
 from firmware.screens import Arcanum, PromptIcon, PromptScreen, Screen, StakeScreen
 
@@ -70,7 +70,7 @@ class ArcanaSeating(Controller):
             return Refuse(tr("seating.seat_first"), pad)
         guild = found.guild or ""
         if guild in self.guilds:
-            name = local_name(self.catalog.guilds[guild].name)
+            name = self._guild_name(guild)
             seat = self.guilds.index(guild) + 1
             return Refuse(tr("seating.seated_already", name=name, seat=seat), pad)
         self.guilds.append(guild)
@@ -95,7 +95,7 @@ class ArcanaSeating(Controller):
             return Refuse(tr("seating.tap_market_card"), pad)
         if card in self.stakes and self.stakes.index(card) != stake:
             where = self.stakes.index(card) + 1
-            return Refuse(tr("seating.card_lies_on", card=found.name, n=where), pad)
+            return Refuse(tr("seating.card_lies_on", card=found.name_in(code()), n=where), pad)
         if self.stakes[stake] == card:  # the same card again: take it back off
             self.stakes[stake] = None
             return Ask()
@@ -145,13 +145,18 @@ class ArcanaSeating(Controller):
     def is_over(self) -> bool:
         return False
 
+    def _guild_name(self, guild: str) -> str:
+        """A guild's name in the language of the screens (the catalog's own, else the sample's)."""
+        found = self.catalog.guilds[guild]
+        return local_name(found.name, found.names)
+
     def screens(self) -> dict[str, Screen]:
         """The status screen says who taps what; while seating, the pads show who is seated
         (seat 1 on the first pad); then each stake shows its first card."""
         shown: dict[str, Screen] = {self.status_role: self._status()}
         if self.phase == "seats":  # who is seated so far, one seat per pad
             for seat, pad in enumerate(self.pads[: len(self.guilds)]):
-                name = local_name(self.catalog.guilds[self.guilds[seat]].name)
+                name = self._guild_name(self.guilds[seat])
                 title = tr("seating.seat", n=seat + 1)
                 shown[pad] = PromptScreen(name, title=title, icon=PromptIcon.NONE)
             return shown
@@ -178,7 +183,7 @@ class ArcanaSeating(Controller):
                 tr("seating.tap_first_cards", left=left), title=tr("seating.stakes_title")
             )
         seat = next(p for p, kept in enumerate(self.tasks) if len(kept) < TASKS_KEPT)
-        name = local_name(self.catalog.guilds[self.guilds[seat]].name)
+        name = self._guild_name(self.guilds[seat])
         kept = len(self.tasks[seat])
         title = tr("seating.tasks_title", name=name, kept=kept, of=TASKS_KEPT)
         return PromptScreen(tr("seating.tap_tasks"), title=title)
@@ -190,4 +195,6 @@ class ArcanaSeating(Controller):
             return PromptScreen(tr("seating.tap_first_card"), title=label, icon=PromptIcon.TAP)
         found = self.catalog.cards[card]
         assert found.main is not None
-        return StakeScreen(found.name, Arcanum(found.main), found.threshold, (), stake=label)
+        return StakeScreen(
+            found.name_in(code()), Arcanum(found.main), found.threshold, (), stake=label
+        )

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.resarcana import State, name, view
+from engine.resarcana import CARDS, State, view
 from engine.resarcana.essences import Essences as Stock
+from firmware.language import res_arcana_name
 from firmware.language import text as tr
 from firmware.screens import (
     ChoiceScreen,
@@ -44,6 +45,7 @@ def gain_label(gain: str) -> str:
     """A discard's gain in the current language: "1 gold", "2 Feuer"."""
     count = GAIN_LABELS[gain].split()[0]
     return tr("res.gain", n=count, essence=tr(f"essence.{gain}"))
+
 
 # Each place of power is drawn by the essence it is themed on, in essence order.
 PLACE_ESSENCE = {
@@ -79,13 +81,17 @@ def table_screens(state: State, prompt: Prompt, round_end: RoundEnd | None) -> t
     if table["finished"]:
         ranks = table["ranks"]
         order = sorted(range(len(seats)), key=lambda q: (ranks[q], q))
-        ranking = tuple(RankedPlayer(ranks[q], seats[q]["name"], seats[q]["vp"]) for q in order)
-        finals = tuple(SeatScreen(s["name"], Essences(**s["essences"]), s["vp"]) for s in seats)
+        ranking = tuple(
+            RankedPlayer(ranks[q], player_name(seats[q]), seats[q]["vp"]) for q in order
+        )
+        finals = tuple(
+            SeatScreen(player_name(s), Essences(**s["essences"]), s["vp"]) for s in seats
+        )
         return (RankingScreen(ranking), *finals)
     if round_end is not None:
-        scores = tuple(Strength(s["name"], s["vp"]) for s in seats)
+        scores = tuple(Strength(player_name(s), s["vp"]) for s in seats)
         produced = tuple(
-            ProductionScreen(s["name"], table["round"], Essences(**gained.as_dict()))
+            ProductionScreen(player_name(s), table["round"], Essences(**gained.as_dict()))
             for s, gained in zip(seats, round_end.produced, strict=True)
         )
         return (VictoryCheckScreen(round_end.round, scores), *produced)
@@ -97,7 +103,7 @@ def status(table: dict[str, Any]) -> ResStatusScreen:
     face_up = table["monuments"]  # ids, or only a count when the stack is unknown
     up = face_up if isinstance(face_up, int) else len(face_up)
     places = tuple(essence for place, essence in PLACE_ESSENCE.items() if place in table["places"])
-    turn = table["players"][table["current"]]["name"]
+    turn = player_name(table["players"][table["current"]])
     return ResStatusScreen(table["round"], turn, places, up, table["monuments_hidden"])
 
 
@@ -108,12 +114,21 @@ def seat_screen(table: dict[str, Any], seat: dict[str, Any], prompt: Prompt) -> 
         return PromptScreen(tr("res.discard"), title=tr("res.discard_title"))
     if to_act and prompt.mode == GAIN and prompt.card is not None:
         labels = tuple(gain_label(gain) for gain in GAINS)
-        return ChoiceScreen(name(prompt.card), labels, GAINS.index(prompt.gain or "gold"))
+        return ChoiceScreen(
+            res_arcana_name(prompt.card), labels, GAINS.index(prompt.gain or "gold")
+        )
     # Whose turn it is stands on the status screen, so a turn redraws only two seats.
     return SeatScreen(
-        seat["name"],
+        player_name(seat),
         Essences(**seat["essences"]),
         seat["vp"],
         your_turn=to_act,
         passed=seat["passed"],
     )
+
+
+def player_name(seat: dict[str, Any]) -> str:
+    """A seat's player as the screens name them: a player named after their mage (as the
+    table's seating names them) by the mage's name in the language of the screens."""
+    mage = seat["mage"]
+    return res_arcana_name(mage) if seat["name"] == CARDS[mage].name else seat["name"]

@@ -16,6 +16,7 @@ from typing import Any
 from engine.resarcana import CARDS
 from engine.resarcana.state import MAX_PLAYERS
 from firmware.controllers.base import Ask, Begin, Controller, Refuse, Reply, Shelf
+from firmware.language import res_arcana_name
 from firmware.language import text as tr
 from firmware.screens import PromptIcon, PromptScreen, Screen
 
@@ -43,7 +44,7 @@ class ResArcanaSeating(Controller):
         seat = self.pads.index(pad)
         for other, mage in self.mages.items():
             if mage == card and other != seat:
-                return Refuse(tr("res.sits_at", name=found.name, n=other + 1), pad)
+                return Refuse(tr("res.sits_at", name=res_arcana_name(card), n=other + 1), pad)
         empty = next(s for s in range(len(self.pads) + 1) if s not in self.mages)
         if seat > empty:  # seats fill in pad order: no gaps
             return Refuse(tr("res.seat_empty_first", n=empty + 1), pad)
@@ -87,7 +88,7 @@ class ResArcanaSeating(Controller):
             if mage is None:
                 out[pad] = PromptScreen(tr("res.tap_your_mage"), title=title)
             else:
-                out[pad] = PromptScreen(CARDS[mage].name, title, PromptIcon.NONE)
+                out[pad] = PromptScreen(res_arcana_name(mage), title, PromptIcon.NONE)
         return out
 
 

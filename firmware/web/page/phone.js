@@ -72,6 +72,7 @@ async function refresh() {
     const state = await call("GET", "/api/state");
     showState(state);
     if (me.role.kind === "owner") await showDevices();
+    document.dispatchEvent(new Event("table-version")); // catalog.js listens
   } catch (err) {
     $("message").textContent = err.message;
   }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from twins import (
@@ -178,3 +179,42 @@ def test_a_record_names_an_agent_again_once_it_was_turned_up():
     while secret in hidden_cards(game.state):  # play on to the evaluation that turns it up
         game.play(next(a for a in RULES.legal_actions(game.state) if a.card != secret))
     assert public_record(game.lines())[len(lines) - 1]["card"] == secret
+
+
+def _random_record(seed: int, moves: int) -> list[dict]:
+    import random
+
+    from engine.arcana import is_terminal, random_setup
+
+    rng = random.Random(seed)
+    setup = random_setup(rng, 3)
+    state = RULES.setup(setup)
+    lines = [header("arcana", setup)]
+    while len(lines) <= moves and not is_terminal(state):
+        action = rng.choice(RULES.legal_actions(state))
+        state = RULES.apply(state, action).state
+        lines.append(encode_action(action))
+    return lines
+
+
+def test_a_kept_replay_gives_what_a_replay_from_the_start_gives() -> None:
+    """The web pages keep one PublicReplay and ask after every move; growing, undone (a
+    shorter record), another game, or a line that does not replay, it answers as
+    `public_records` from scratch."""
+    from engine.arcana import PublicReplay
+    from engine.records import RecordError
+
+    viewers = (None, 0, 1, 2)
+    game, other = _random_record(5, 90), _random_record(6, 40)
+    kept = PublicReplay()
+    lengths = [*range(1, len(game) + 1, 7), len(game), len(game) - 5, len(game) - 4]
+    for length in lengths:
+        assert kept.records(game[:length], viewers) == public_records(game[:length], viewers)
+    assert kept.records(other, viewers) == public_records(other, viewers)
+    assert kept.records(game, viewers) == public_records(game, viewers)  # longer, not grown
+    changed = [*other, other[-1]]  # the last move played twice: it does not replay
+    with pytest.raises(RecordError):
+        public_records(changed, viewers)
+    with pytest.raises(RecordError):
+        kept.records(changed, viewers)
+    assert kept.records(game, viewers) == public_records(game, viewers)

@@ -15,26 +15,23 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from quick_table import QuickTable
 
 from engine.arcana.catalogs import __file__ as catalogs_init
 from engine.resarcana import CARDS
-from firmware.companion import Companion
 from firmware.controllers.arcana import Bot as ArcanaBot
 from firmware.controllers.arcana import play_demo_game as play_arcana
 from firmware.controllers.resarcana.bot import Bot as ResBot
 from firmware.controllers.resarcana.bot import play_demo_game as play_res
+from firmware.controllers.resarcana.screens import gain_label
 from firmware.drawing import Notice, notice_screen
-from firmware.events import Press, Tap
 from firmware.games import FULL_TABLE_PADS, GameShelf
-from firmware.journal import Journal
-from firmware.language import codes, load, local_name, using
+from firmware.language import codes, load, local_name, res_arcana_name, using
 from firmware.screens import RENDERERS, SIZES, Screen
-from firmware.screens.canvas import Canvas
+from firmware.screens.canvas import Canvas, Mark
 from firmware.screens.font import ELLIPSIS, load_font
-from firmware.screens.short_forms import is_short_form
-from firmware.steps import Step
-from firmware.tabletop import uid_for
-from hardware.display.screen import DisplayHealth
+from firmware.screens.gallery import EXAMPLES, LANGUAGE_OF
+from firmware.screens.short_forms import forms, is_short_form
 
 ROOT = Path(__file__).resolve().parents[3]
 CATALOGS = (Path(catalogs_init).with_name("sample.toml"), ROOT / "docs" / "catalog-template.toml")
@@ -50,11 +47,22 @@ def catalog_objects() -> list[dict]:
     return [tomllib.loads(path.read_text(encoding="utf-8")) for path in CATALOGS]
 
 
+def names_of(entry: dict, default: str) -> list[str]:
+    """A card's or guild's name and its names in the table's languages."""
+    return [entry.get("name", default), *entry.get("names", {}).values()]
+
+
 LONGEST_CARD = widest(
-    card.get("name", card["id"]) for catalog in catalog_objects() for card in catalog["cards"]
+    name
+    for catalog in catalog_objects()
+    for card in catalog["cards"]
+    for name in names_of(card, card["id"])
 )
 LONGEST_GUILD = widest(
-    guild["name"] for catalog in catalog_objects() for guild in catalog["guilds"].values()
+    name
+    for catalog in catalog_objects()
+    for gid, guild in catalog["guilds"].items()
+    for name in names_of(guild, gid)
 )
 
 
@@ -66,54 +74,13 @@ def longest_names_catalog() -> dict:
     return catalog
 
 
-class Display:
-    """A display that keeps nothing: the models are checked, not the pixels."""
-
-    size = (128, 64)
-    health = DisplayHealth()
-
-    def show(self, image) -> None:
-        pass
-
-
-class QuickTable:
-    """The companion fed tap and press events directly (no emulated readers: fast), noting
-    every screen model and notice it shows."""
-
-    def __init__(self, state_dir: Path, games: GameShelf) -> None:
-        self.games = games
-        roles = ("status", *FULL_TABLE_PADS)
-        self.companion = Companion(
-            {role: Display() for role in roles}, Journal.open(state_dir), games
-        )
-        self.companion.start()
-        self.shown: dict[tuple[str, Screen], None] = {}
-        self._note()
-
-    def tap(self, pad: str, card: str) -> None:
-        self.companion.handle(Tap(pad, uid_for(card), card))
-        self._note()
-
-    def press(self, button: str, held: bool = False) -> None:
-        self.companion.handle(Press(button, held))
-        self._note()
-
-    def perform(self, step: Step) -> None:
-        if step.kind == "tap":
-            self.tap(step.target, step.card)
-        else:
-            self.press(step.target, step.held)
-
-    def _note(self) -> None:
-        for role, screen in self.companion.controller.screens().items():
-            self.shown.setdefault((role, screen), None)
-        for role, notice in self.companion.notices.items():
-            self.shown.setdefault((role, notice_screen(notice)), None)
-        self.companion.notices.clear()
-
-
 def cuts(screen: Screen, size) -> list[str]:
     """Every text of the screen drawn at this size that did not fit whole."""
+    return [f"{mark.text!r} shown as {mark.shown!r}" for mark in cut_marks(screen, size)]
+
+
+def cut_marks(screen: Screen, size) -> list[Mark]:
+    """The marks of the texts of the screen drawn at this size that did not fit whole."""
     made: list[Canvas] = []
     original = Canvas.__init__
 
@@ -127,7 +94,7 @@ def cuts(screen: Screen, size) -> list[str]:
     finally:
         Canvas.__init__ = original  # type: ignore[method-assign]
     return [
-        f"{mark.text!r} shown as {mark.shown!r}"
+        mark
         for canvas in made
         for mark in canvas.marks
         if not mark.text.startswith("icon:")
@@ -172,11 +139,14 @@ def test_a_res_arcana_game_of_four_cuts_no_text(tmp_path, code):
     assert len(table.shown) > 20
 
 
-def test_a_discard_names_the_widest_res_arcana_card_whole():
+@pytest.mark.parametrize("code", codes())
+def test_a_discard_names_the_widest_res_arcana_card_whole(code):
     from firmware.screens import ChoiceScreen
 
-    card = widest(card.name for card in CARDS.values())
-    assert_nothing_cut([("stake-0", ChoiceScreen(card, ("1 gold", "2 death")))])
+    with using(code):
+        card = widest(res_arcana_name(card) for card in CARDS)
+        gains = (gain_label("gold"), gain_label("death"))
+        assert_nothing_cut([("stake-0", ChoiceScreen(card, gains))])
 
 
 # The refusals the controllers and the engines give, with the longest names filled in (the
@@ -241,11 +211,16 @@ def longest(language, field: str) -> object:
         "names": f"{guild} & {guild}",
         "what": language.text("undo.bribe", card=LONGEST_CARD),
         "stake": widest([language.text("stake.free_trade"), language.text("stake.label", n=5)]),
-        "arcanum": widest([language.text(f"arcanum.{a}") for a in (
-            "military", "political", "spiritual", "financial")]),
+        "arcanum": widest(
+            [
+                language.text(f"arcanum.{a}")
+                for a in ("military", "political", "spiritual", "financial")
+            ]
+        ),
         "outcome": language.text("struggle.wins", name=guild),
-        "essence": widest([language.text(f"essence.{e}") for e in (
-            "fire", "life", "calm", "death", "gold")]),
+        "essence": widest(
+            [language.text(f"essence.{e}") for e in ("fire", "life", "calm", "death", "gold")]
+        ),
         "uid": "04A224B2C35E80",
     }.get(field, 44)
 
@@ -269,10 +244,52 @@ def test_every_catalog_sentence_fits_whole_as_a_notice_at_its_longest(code):
     assert len(shown) > 60
 
 
+# Gallery examples that show on purpose what a name from an owner's own catalog (one without a
+# short form) looks like in a box too narrow for it: the ellipsis (docs/screens.md). Nothing
+# else in the gallery may be cut, in any language, at either panel height.
+OWNERS_NAMES_CUT = {
+    "stake": {"Ann", "Cleo"},  # three guilds side by side at 128x32
+    "stake_four_guilds": {"Temple of the Drowned Moon"},
+    "ranking": {"Maximilian-Theodor"},
+}
+
+
+@pytest.mark.parametrize("name", list(EXAMPLES))
+def test_every_gallery_example_cuts_no_text_in_its_language(name):
+    language = LANGUAGE_OF.get(name, "en")
+    allowed = OWNERS_NAMES_CUT.get(name, set())
+    with using(language):
+        cut = {size: cut_marks(EXAMPLES[name], size) for size in SIZES}
+        assert all(forms(text) == () for text in allowed)  # no short form it could show
+    problems = [
+        f"{size[0]}x{size[1]} {mark.text!r} shown as {mark.shown!r}"
+        for size, marks in cut.items()
+        for mark in marks
+        if mark.text not in allowed
+    ]
+    assert not problems, f"{name} ({language}): " + "; ".join(problems)
+    if allowed:  # the example still shows what it is there for
+        assert allowed == {mark.text for marks in cut.values() for mark in marks}
+
+
+@pytest.mark.parametrize("code", codes())
+def test_the_game_choice_fits_whole_at_every_line(tmp_path, code):
+    """The games above choose their game from the first lines; the language line is last."""
+    from firmware.screens import ChoiceScreen
+
+    with using(code):
+        table = QuickTable(tmp_path, GameShelf(language=code))
+        options = len(table.companion.controller.screens()["status"].options)
+        for _ in range(options - 1):
+            table.press("select")
+        assert_nothing_cut(table.shown)
+    shown = {screen.selected for _, screen in table.shown if isinstance(screen, ChoiceScreen)}
+    assert shown == set(range(options)) and options >= 4  # ... the language line among them
+
+
 def test_every_language_is_checked():
     assert {"en", "de"} <= set(codes())
     assert load("de").text("stake.free_trade") == "Freihandelszone"
-
 
 
 @pytest.mark.parametrize("state", ["not answering", "check IRQ wire"])  # firmware.inputs
@@ -286,3 +303,13 @@ def test_a_reader_in_trouble_fits_whole_on_its_screen_and_in_the_status_alert(st
         text = f"Reader {role} {state}"
         alert = replace(EXAMPLES["arcana_status_alert"], alert=text)
         assert_nothing_cut([(role, DeviceTroubleScreen(text)), ("status", alert)])
+
+
+@pytest.mark.parametrize("code", codes())
+def test_the_catalog_builders_status_screen_fits_whole(code):
+    from firmware.web.catalog_taps import BuildingController
+
+    controller = BuildingController(lambda pad, uid, written: 999, "status")
+    controller.read = 999
+    with using(code):
+        assert_nothing_cut(controller.screens().items())

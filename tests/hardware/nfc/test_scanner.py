@@ -468,3 +468,29 @@ def test_stop_gives_up_after_its_timeout_and_says_so(make_mux_table):
     assert thread.stop(timeout=0.05) is False  # still inside the hanging cycle
     scanner.go.set()
     assert thread.stop() is True
+
+
+def test_a_job_between_polls_writes_a_tag_and_no_poll_shares_the_bus_meanwhile(table, clock):
+    chips, scanner = table
+    chips[0].place(Ntag(A))
+    assert [(e.kind, e.card_id) for e in run(scanner, clock, 2)] == [("placed", None)]
+    name = scanner.readers[0].name
+    cycled = threading.Event()
+
+    def write(reader: Reader) -> str:
+        other = threading.Thread(target=lambda: (scanner.cycle(), cycled.set()), daemon=True)
+        other.start()
+        other.join(timeout=0.2)
+        waited = not cycled.is_set()  # the cycle waits for the job: never at once on the bus
+        reader.poll()  # select the tag again (a poll since may have switched the field off)
+        reader.write_card_id(A, "relic-07")
+        return "waited" if waited else "cycled meanwhile"
+
+    assert scanner.between_polls(name, write) == "waited"
+    assert cycled.wait(timeout=10)
+    tag = chips[0].remove(A)
+    run(scanner, clock, 10)
+    chips[0].place(tag)  # the same tag, back on the pad: it now carries its card id
+    assert [(e.kind, e.card_id) for e in run(scanner, clock, 2)] == [("placed", "relic-07")]
+    with pytest.raises(KeyError):
+        scanner.between_polls("no-such-pad", lambda reader: None)

@@ -1,0 +1,256 @@
+"""The owner's history pages: the journalled games, a game's record, a finished game's rounds.
+
+    listing(state_dir)          # {"games": [...], "set_aside": [...], "problem": None}
+    record(state_dir, 3)        # the bytes `arcana-table export 3 -o FILE` writes
+    rounds(state_dir, 3)        # per round: what was played, the evaluations, the scores
+
+Everything is read from the state directory's journal opened read-only (as `history` and
+`export` do, so it is safe while the table plays, and never on the table loop's thread).
+What leaves for a phone follows docs/records.md, "Hidden cards": an Arcana game still in
+progress (or abandoned) names its face-down agents and kept tasks, so neither its record nor
+its rounds are served, only its players and the VP the table's screens show; a finished
+game's every card was turned up for the scoring, so its record and rounds are served whole.
+A game the journal cannot read is listed with its reason; the others still are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from engine.protocol import Rejection
+from engine.records import RecordError, load, parse_header, parse_line, rules_for, split
+from firmware.journal import GameEntry, Journal, JournalError, SetAside
+from firmware.journal_file import set_aside_files
+from firmware.language import text, using
+
+BUSY_S = 2.0  # the table writes in short transactions: a reader waits this long at most
+
+
+class HistoryRefused(JournalError):
+    """A history request that cannot be answered: `status` (HTTP) and a sentence."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@contextmanager
+def _journal(state_dir: Path) -> Iterator[Journal]:
+    try:
+        journal = Journal.open(state_dir, read_only=True, busy_s=BUSY_S)
+    except JournalError as err:
+        raise HistoryRefused(503, str(err)) from None
+    with journal:
+        yield journal
+
+
+# -- the list ---------------------------------------------------------------------------------
+def listing(state_dir: Path) -> dict[str, Any]:
+    """Every readable game (oldest first) and whatever the journal set aside, with reasons.
+    A journal that cannot be opened at all is `problem` (a sentence); its set-aside files
+    are still listed."""
+    try:
+        with _journal(state_dir) as journal:
+            games = journal.games()
+            asides = journal.set_aside()
+            entries = [_entry(journal, game) for game in games]
+    except HistoryRefused as err:
+        asides = set_aside_files(Path(state_dir) / "journal.sqlite3")
+        return {"games": [], "set_aside": [_aside(a) for a in asides], "problem": err.message}
+    return {"games": entries, "set_aside": [_aside(a) for a in asides], "problem": None}
+
+
+def _status(entry: GameEntry) -> str:
+    if entry.result is None:
+        return "in progress"
+    return "abandoned" if "abandoned" in entry.result else "finished"
+
+
+def _entry(journal: Journal, entry: GameEntry) -> dict[str, Any]:
+    status = _status(entry)
+    out: dict[str, Any] = {
+        "id": entry.id,
+        "game": entry.game,
+        "started": entry.started,
+        "finished": entry.finished,
+        "status": status,
+        "record": _may_download(entry),
+        "rounds": status == "finished",
+    }
+    if status == "finished":
+        assert entry.result is not None
+        return {**out, **_scores(entry.result), "problem": None}
+    problem = None
+    if entry.result is not None:
+        problem = f"abandoned: {entry.result['abandoned']}"
+    # Not over: replayed for the VP the table's screens show everyone (the result's VP
+    # names no card; its winners are none yet).
+    try:
+        rules, state, _ = load(journal.record(entry.id))
+    except (JournalError, RecordError) as err:
+        names = _setup_names(journal, entry.id)
+        problem = f"game {entry.id} does not replay: {err}"
+        return {**out, "players": names, "scores": None, "winners": [], "round": None,
+                "problem": problem}  # fmt: skip
+    return {**out, **_scores(rules.result(state)), "winners": [], "problem": problem}
+
+
+def _scores(result: dict[str, Any]) -> dict[str, Any]:
+    """The players, their VP, the winners and the round of a replay result."""
+    players = result["players"]
+    return {
+        "players": [p["name"] for p in players],
+        "scores": [{"name": p["name"], "vp": p["vp"]} for p in players],
+        "winners": list(result.get("winners", [])),
+        "round": result.get("round"),
+    }
+
+
+def _setup_names(journal: Journal, game_id: int) -> list[str]:
+    """The players a setup names (Arcana's {"name", "guild"}, Res Arcana's names)."""
+    try:
+        _, setup = journal.setup(game_id)
+    except (JournalError, KeyError):
+        return []
+    players = setup.get("players")
+    if not isinstance(players, list):
+        return []
+    names = [p.get("name") if isinstance(p, dict) else p for p in players]
+    return [name for name in names if isinstance(name, str)]
+
+
+def _may_download(entry: GameEntry) -> bool:
+    """An Arcana record names the face-down agents and kept tasks until the game is over."""
+    return entry.game != "arcana" or _status(entry) == "finished"
+
+
+def _aside(aside: SetAside) -> dict[str, Any]:
+    return {"what": aside.what, "reason": aside.reason, "at": aside.at}
+
+
+# -- one game ---------------------------------------------------------------------------------
+def _find(journal: Journal, game_id: int) -> GameEntry:
+    for entry in journal.games():
+        if entry.id == game_id:
+            return entry
+    for aside in journal.set_aside():
+        if aside.what == f"game {game_id}":
+            raise HistoryRefused(
+                409,
+                f"Game {game_id} was set aside ({aside.reason}); on the table, "
+                f"arcana-table export {game_id} writes what can still be read",
+            )
+    raise HistoryRefused(404, f"There is no game {game_id} in the journal")
+
+
+def record(state_dir: Path, game_id: int) -> bytes:
+    """The game's record, byte for byte what `arcana-table export GAME -o FILE` writes."""
+    with _journal(state_dir) as journal:
+        entry = _find(journal, game_id)
+        if not _may_download(entry):
+            raise HistoryRefused(
+                403,
+                f"Game {game_id} is not over: its record names the face-down agents and kept "
+                f"tasks, so no phone gets it. Finish the game, or on the table run "
+                f"arcana-table export {game_id}",
+            )
+        return journal.record(game_id).encode("utf-8")
+
+
+def rounds(state_dir: Path, game_id: int) -> dict[str, Any]:
+    """A finished game round by round: each line played (who, what), the evaluations and
+    bribes, and every player's VP once the round is over."""
+    with _journal(state_dir) as journal:
+        entry = _find(journal, game_id)
+        if _status(entry) != "finished":
+            raise HistoryRefused(
+                409, f"Game {game_id} is {_status(entry)}: its rounds show once it is finished"
+            )
+        lines = [line for line in split(journal.record(game_id)) if line.strip()]
+    try:
+        return {"id": game_id, "game": entry.game, **_replay_rounds(entry.game, lines)}
+    except RecordError as err:
+        raise HistoryRefused(422, f"Game {game_id} no longer replays: {err}") from None
+
+
+def _replay_rounds(game: str, lines: list[str]) -> dict[str, Any]:
+    rules = rules_for(game)
+    _, setup = parse_header(parse_line(lines[0]))
+    state = rules.setup(setup)
+    result = rules.result(state)
+    names = [p["name"] for p in result["players"]]
+    out: list[dict[str, Any]] = []
+    with using("en"):  # the phone's page is English
+        for number, line_text in enumerate(lines[1:], start=2):
+            line = parse_line(line_text)
+            played_in = result["round"]
+            if not out or out[-1]["round"] != played_in:
+                out.append({"round": played_in, "plays": [], "scores": []})
+            try:
+                action = rules.decode_action(line)
+            except RecordError as err:
+                raise err.at(number) from None
+            outcome = rules.apply(state, action)
+            if isinstance(outcome, Rejection):
+                raise RecordError(outcome.message, number)
+            player = line.get("player")
+            out[-1]["plays"].append(
+                {
+                    "player": names[player] if isinstance(player, int) else None,
+                    "said": _said(game, state, line, outcome.events),
+                    "events": list(_events(game, state, outcome.events, names)),
+                }
+            )
+            state = outcome.state
+            result = rules.result(state)
+            out[-1]["scores"] = [{"name": p["name"], "vp": p["vp"]} for p in result["players"]]
+    return {"players": names, "winners": result.get("winners", []), "rounds": out}
+
+
+def _card_name(game: str, state: Any, card: str) -> str:
+    if game == "arcana":
+        return str(state.catalog.card_name(card))
+    from engine.resarcana import CARDS, name
+
+    return name(card) if card in CARDS else card
+
+
+def _said(game: str, state: Any, line: dict[str, Any], events: tuple[Any, ...]) -> str:
+    """ "placed Blades agent 3 on stake 2 (face down)", as the undo notices word it."""
+    action = str(line["action"])  # decoded already: every line has its action
+    card = _card_name(game, state, str(line["card"])) if "card" in line else ""
+    said = text(f"undo.{action}", card=card).strip()  # every action of both games has one
+    if isinstance(line.get("stake"), int):
+        said = text("undo.on_stake", what=said, n=line["stake"] + 1)
+    if any(getattr(event, "face_down", False) for event in events):
+        said += " (face down)"
+    return said
+
+
+def _events(game: str, state: Any, events: tuple[Any, ...], names: list[str]) -> Iterator[str]:
+    """The outcomes a line brought about that the whole table saw: power struggles, bribes,
+    the end of the game."""
+    if game != "arcana":
+        return
+    for event in events:
+        kind = event.kind
+        if kind == "stake_evaluated":
+            card = _card_name(game, state, event.market)
+            strengths = ", ".join(f"{names[p]} {s}" for p, s in enumerate(event.strengths))
+            who = "nobody wins" if event.winner is None else f"{names[event.winner]} wins"
+            yield (
+                f"Stake {event.stake + 1} ({card}, {event.arcanum} {event.threshold}): "
+                f"{who} ({strengths})"
+            )
+        elif kind == "bribed":
+            card = _card_name(game, state, event.market)
+            done = "succeeds" if event.success else "fails"
+            value = f"{event.bribe_value} against {event.needed}"
+            yield f"Bribe on stake {event.stake + 1} for {card} {done} ({value})"
+        elif kind == "game_ended":
+            totals = ", ".join(f"{names[p]} {t}" for p, t in enumerate(event.totals))
+            yield f"Game over: {totals} VP"

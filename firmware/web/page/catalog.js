@@ -1,0 +1,190 @@
+// The owner's catalog builder (firmware/web/catalog_form.py): a card tapped on any pad opens
+// its form here; each field is checked as it is typed, with `catalog check`'s sentences.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const form = $("card-form");
+  const NUMBERS = new Set(["vp", "count", "arcana.military", "arcana.political",
+    "arcana.spiritual", "arcana.financial"]);
+  let building = false;
+  let shown = null; // {tap, form} on screen
+  let checking = null;
+  const CHECK_MS = 150;
+
+  async function ask(method, path, body) {
+    const options = { method, headers: {} };
+    if (method !== "GET") {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body || {});
+    }
+    const answer = await fetch(path, options);
+    return { ok: answer.ok, status: answer.status, data: await answer.json() };
+  }
+
+  function field(name) { return form.elements.namedItem(name); }
+
+  function showKind() {
+    const kind = field("kind").value;
+    for (const part of form.querySelectorAll("[data-kinds]")) {
+      part.hidden = !part.dataset.kinds.split(" ").includes(kind);
+    }
+    // A fief is printed on market cards and tasks: a guild card's form has none to type.
+    const fief = field("fief").closest("[data-kinds]");
+    fief.hidden = fief.hidden || (kind !== "task" && !field("main").value);
+  }
+
+  function visible(input) { return !input.closest("[hidden]"); }
+
+  // The draft as the catalog object has it: blank fields left out, whole numbers as numbers
+  // (anything else as typed, so the checker names it).
+  function draft() {
+    const entry = {};
+    for (const input of form.querySelectorAll("input:not([type=checkbox]), select")) {
+      const value = input.value.trim();
+      if (!value || !visible(input)) continue;
+      const typed = NUMBERS.has(input.name) && /^\d+$/.test(value) ? Number(value) : value;
+      if (input.name.startsWith("arcana.")) {
+        entry.arcana = entry.arcana || {};
+        entry.arcana[input.name.slice(7)] = typed;
+      } else {
+        entry[input.name] = typed;
+      }
+    }
+    return entry;
+  }
+
+  function showProblems(problems) {
+    const places = new Map([...form.querySelectorAll(".problem")].map((p) => [p.dataset.for, p]));
+    for (const place of places.values()) place.textContent = "";
+    for (const [key, sentences] of Object.entries(problems || {})) {
+      const place = places.get(key) || places.get(key.split(".")[0]) || places.get("");
+      place.textContent = [place.textContent, ...sentences].filter(Boolean).join(" ");
+    }
+  }
+
+  function fill(answer) {
+    const entry = answer.form.entry;
+    const guild = field("guild");
+    guild.replaceChildren(guild.options[0], ...answer.guilds.map((g) => new Option(g, g)));
+    for (const input of form.querySelectorAll("input:not([type=checkbox]), select")) {
+      const [key, sub] = input.name.split(".");
+      const value = sub ? (entry.arcana || {})[sub] : entry[key];
+      input.value = value === undefined || value === null ? "" : String(value);
+    }
+    if (!entry.kind) field("kind").value = "agent";
+    field("rebind").checked = false;
+    $("rebind-line").hidden = true;
+    const tag = answer.tap;
+    $("card-tag").textContent = answer.form.known
+      ? `Tag ${tag.uid} on ${tag.pad}: ${answer.form.replaces}`
+      : `New tag ${tag.uid} on ${tag.pad}`;
+    form.hidden = false;
+    showKind();
+    showProblems({});
+    // The cursor where typing starts: the first empty field shown (the values, mostly).
+    const empty = [...form.querySelectorAll("input:not([type=checkbox])")]
+      .find((input) => visible(input) && !input.value);
+    (empty || field("id")).focus();
+    check();
+  }
+
+  let inFlight = 0;
+  let timer = null;
+  function soon() { // one check once typing pauses, not one a keystroke
+    form.dataset.checking = "typing";
+    clearTimeout(timer);
+    timer = setTimeout(check, CHECK_MS);
+  }
+
+  async function check() {
+    const mine = checking = draft();
+    const replaces = shown && shown.form.replaces;
+    form.dataset.checking = String(++inFlight); // the page's tests wait for the answers
+    try {
+      const answer = await ask("POST", "/api/catalog/check", { entry: mine, replaces });
+      if (mine === checking && answer.ok) showProblems(answer.data.problems);
+    } finally {
+      if (--inFlight === 0) delete form.dataset.checking;
+    }
+  }
+
+  async function look() {
+    const answer = await ask("GET", "/api/catalog/tap");
+    if (!answer.ok) return;
+    setBuilding(answer.data.building);
+    const data = answer.data;
+    if (!building || !data.tap || (shown && shown.tap.seq === data.tap.seq)) return;
+    shown = data;
+    fill(data);
+  }
+
+  function setBuilding(on) {
+    building = on;
+    $("build").hidden = on;
+    $("build-done").hidden = !on;
+    if (!on) form.hidden = true;
+    if (on && !shown) $("catalog-status").textContent = "Tap a card on any pad.";
+  }
+
+  async function save(event) {
+    event.preventDefault();
+    const tap = shown.tap;
+    const answer = await ask("POST", "/api/catalog/save", {
+      entry: draft(),
+      replaces: shown.form.replaces,
+      uid: tap.uid,
+      pad: tap.pad,
+      write: field("write").checked,
+      rebind: field("rebind").checked,
+    });
+    if (!answer.ok) {
+      showProblems({ "": [answer.data.error], ...answer.data.problems });
+      if (answer.data.rebind) $("rebind-line").hidden = false;
+      return;
+    }
+    const done = answer.data;
+    const more = done.warnings.length ? ` (${done.warnings.join("; ")})` : "";
+    const written = done.written ? ", id written on the tag" : "";
+    $("catalog-status").textContent =
+      `Saved ${done.saved} (card ${done.number})${written}${more}. Tap the next card.`;
+    form.hidden = true;
+  }
+
+  async function stop() {
+    const answer = await ask("POST", "/api/catalog/building", { on: false });
+    setBuilding(false);
+    shown = null;
+    const data = answer.data;
+    if (!answer.ok) {
+      $("catalog-status").textContent = data.error;
+    } else if (data.check.ok) {
+      $("catalog-status").textContent =
+        `Catalog ${data.playing}: ok, ${data.check.cards} cards; the next game plays it.`;
+    } else {
+      const more = data.check.more ? ` and ${data.check.more} more` : "";
+      $("catalog-status").textContent =
+        `Still to do: ${data.check.problems.join("; ")}${more}. The table plays ${data.playing}.`;
+    }
+  }
+
+  async function start() {
+    const me = await ask("GET", "/api/me");
+    if (!me.ok || me.data.device.role.kind !== "owner") return;
+    $("catalog-area").hidden = false;
+    $("build").addEventListener("click", async () => {
+      const answer = await ask("POST", "/api/catalog/building", { on: true });
+      if (!answer.ok) { $("catalog-status").textContent = answer.data.error; return; }
+      setBuilding(true);
+      look();
+    });
+    $("build-done").addEventListener("click", stop);
+    field("kind").addEventListener("change", showKind);
+    field("main").addEventListener("change", showKind);
+    form.addEventListener("input", soon);
+    form.addEventListener("submit", save);
+    document.addEventListener("table-version", () => { if (building) look(); });
+    look();
+  }
+
+  start();
+})();
