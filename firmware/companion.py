@@ -33,7 +33,7 @@ from firmware.controllers.base import (
     Reply,
 )
 from firmware.drawing import SINGLE, Display, Drawing, Notice, NoticeKind, SinglePad
-from firmware.events import Crowded, Device, Event, Press, Recovered, Tap, Tick, Trouble
+from firmware.events import Crowded, Device, Event, Fault, Press, Recovered, Tap, Tick, Trouble
 from firmware.journal import Journal, JournalError
 from firmware.language import refusal, using
 from firmware.language import text as tr
@@ -97,7 +97,7 @@ class Companion:
         self.controller: Controller = games.setup_controller()
         self.registry = games.registry(None, None)
         self.notices: dict[str, Notice] = {}
-        self.troubles: dict[Device, str] = {}  # device -> what is wrong ("not answering")
+        self.troubles: dict[Device, Fault] = {}  # device -> what is wrong ("not_answering")
         self.finished = False
         self.set_asides: list[str] = []  # sentences: what start() kept out of play, and why
         self.journal_trouble: str | None = None  # the last write the journal refused
@@ -200,8 +200,8 @@ class Companion:
                 self._reply(self.controller.press(button, held), pad=None)
             case Crowded(pad):
                 self._refuse(tr("notice.one_card"), pad)
-            case Trouble(device, message):
-                self._trouble(device, message)
+            case Trouble(device, fault):
+                self._trouble(device, fault)
             case Recovered(device):
                 self.troubles.pop(device, None)
             case Tick():
@@ -366,17 +366,19 @@ class Companion:
         for role, ok in self.drawing.send(self.frames(), self.notices).items():
             display = Device("display", role)
             if not ok and display not in self.troubles:
-                self._trouble(display, "not answering")
+                self._trouble(display, "not_answering")
             elif ok:
                 self.troubles.pop(display, None)
         if not set(self.troubles) <= known:  # a display just failed: say so at once
             self.redraw()
 
-    def _trouble(self, device: Device, message: str) -> None:
-        """Remember a device in trouble; say so on the status screen if it has no screen."""
-        self.troubles[device] = message
+    def _trouble(self, device: Device, fault: Fault) -> None:
+        """Remember a device in trouble; say so on the status screen if it has no screen (in
+        the game's language: a display may fail in a redraw outside `handle`)."""
+        self.troubles[device] = fault
         if device.kind == "display" or device.role not in self.screens:
-            self._notify(self.status_role, "refusal", f"{device.label} {message}")
+            with using(self.current_language()):
+                self._notify(self.status_role, "refusal", device.trouble(fault))
 
 
 def _unreadable(game_id: int, err: Exception) -> str:

@@ -21,7 +21,8 @@ from typing import Literal, Protocol
 
 from PIL import Image
 
-from firmware.events import Device
+from firmware.events import Device, Fault
+from firmware.language import text as tr
 from firmware.screens import (
     SIZE_128X64,
     SIZES,
@@ -36,7 +37,7 @@ from firmware.screens import (
 log = logging.getLogger(__name__)
 
 SINGLE = "main"  # the role of the only pad and screen of a minimal table
-UNKNOWN_CARD = "Unknown card - enroll it"
+UNKNOWN_CARD = "Unknown card - enroll it"  # en.toml's notice.unknown_card, as the tests read it
 
 NoticeKind = Literal["refusal", "unknown_card", "undone", "redone"]
 
@@ -55,11 +56,12 @@ class Notice:
 
     @property
     def message(self) -> str:
-        """The notice as one line of text (the simulator's answers, the demo's captions)."""
+        """The notice as one line of text in the current language (the simulator's answers,
+        the demo's captions); the detail was said in the game's language where it was made."""
         if self.kind == "unknown_card":
-            return UNKNOWN_CARD
+            return tr("notice.unknown_card")
         if self.kind in ("undone", "redone"):
-            return f"{self.kind.capitalize()}: {self.detail}"
+            return f"{tr(f'notice.{self.kind}')}: {self.detail}"
         return self.detail
 
 
@@ -72,9 +74,10 @@ def notice_screen(notice: Notice) -> Screen:
     return RefusalScreen(notice.detail)
 
 
-def trouble_screen(device: Device, message: str) -> Screen:
-    """The screen model of a device in trouble: "Reader stake-2 not answering"."""
-    return DeviceTroubleScreen(f"{device.label} {message}")
+def trouble_screen(device: Device, fault: Fault) -> Screen:
+    """The screen model of a device in trouble, in the current language: "Reader stake-2 not
+    answering"."""
+    return DeviceTroubleScreen(device.trouble(fault))
 
 
 class Health(Protocol):
@@ -138,7 +141,7 @@ class Drawing:
         self,
         models: Mapping[str, Screen],
         notices: Mapping[str, Notice],
-        troubles: Mapping[Device, str],
+        troubles: Mapping[Device, Fault],
     ) -> dict[str, Image.Image]:
         """The image of every role: its screen model, a notice over it, or its reader's
         trouble."""

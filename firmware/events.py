@@ -9,7 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
+
+from firmware.language import text
+
+# What is wrong with a device: no answer, or answers with an IRQ line that never falls.
+Fault = Literal["not_answering", "irq_wire"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,16 +49,22 @@ class Device(NamedTuple):
 
     @property
     def label(self) -> str:
-        """The device as the status screen names it: "Reader stake-2"."""
-        return f"{self.kind} {self.role}".capitalize()
+        """The device as the screens name it, in the current language: "Reader stake-2"."""
+        return text(f"device.{self.kind}", role=self.role)
+
+    def trouble(self, fault: Fault) -> str:
+        """What the screens say of it in the current language: "Reader stake-2 not answering"
+        (`firmware.language`'s `trouble.<fault>`)."""
+        return text(f"trouble.{fault}", device=self.label)
 
 
 @dataclass(frozen=True, slots=True)
 class Trouble:
-    """A device stopped answering; `message` is for the status screen ("not answering")."""
+    """A device stopped answering (`fault`: "not_answering", "irq_wire"); the screens say so
+    in the language of the game shown (`Device.trouble`)."""
 
     device: Device
-    message: str
+    fault: Fault
 
 
 @dataclass(frozen=True, slots=True)

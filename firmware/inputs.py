@@ -43,9 +43,9 @@ def from_scanner(tag_event: Any) -> Event | None:
         case "conflict":
             return Crowded(tag_event.reader)
         case "reader_fault" if getattr(tag_event, "fault", "") == "irq":  # answers; IRQ never low
-            return Trouble(Device("reader", tag_event.reader), "check IRQ wire")
+            return Trouble(Device("reader", tag_event.reader), "irq_wire")
         case "reader_fault":
-            return Trouble(Device("reader", tag_event.reader), "not answering")
+            return Trouble(Device("reader", tag_event.reader), "not_answering")
         case "reader_back":
             return Recovered(Device("reader", tag_event.reader))
     return None

@@ -13,6 +13,8 @@ from importlib import resources
 
 from PIL import Image
 
+from firmware.language import load
+
 
 @cache
 def _drawings() -> dict[str, list[str]]:
@@ -56,18 +58,11 @@ def icon(name: str, scale: int = 1) -> Image.Image:
     return image
 
 
-# What each icon stands for, as the legend of docs/screens.md and the simulator page says.
-LEGEND: dict[str, str] = {
-    "military": "sword: military (arcanum)",
-    "political": "crown: political (arcanum)",
-    "spiritual": "eye: spiritual (arcanum)",
-    "financial": "coins: financial (arcanum)",
-    "fire": "flame: fire (essence)",
-    "life": "leaf: life (essence)",
-    "calm": "drop: calm (essence)",
-    "death": "skull: death (essence)",
-    "gold": "coin: gold (essence)",
-    "hidden": "card back: face-down agents, counted (+N)",
-    "turn": "arrow: whose turn it is",
-    "tap": "arrow onto a pad: tap a card here",
-}
+# The icons of the legend of docs/screens.md and of the simulator page, in its order; what
+# each stands for is the catalogs' `legend.<icon>` (firmware/language/), English here.
+LEGEND_ICONS = (
+    "military", "political", "spiritual", "financial",
+    "fire", "life", "calm", "death", "gold",
+    "hidden", "turn", "tap",
+)  # fmt: skip
+LEGEND: dict[str, str] = {name: load("en").text(f"legend.{name}") for name in LEGEND_ICONS}

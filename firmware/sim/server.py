@@ -8,6 +8,7 @@ API (every /api call carries the token when one is set: `Authorization: Bearer T
 `?token=T`, without it 401; every POST carries `Content-Type: application/json`):
 
     GET  /api/state[?seat=N]          the table; with a seat, that seat's hand and secrets
+    GET  /api/words[?language=fa]     the page's words in a language (else the game's)
     POST /api/tap     {"pad": "stake-2", "card": "blades_agent_3"}
     POST /api/button  {"name": "undo"}            {"name": "undo", "held": true} redoes
     POST /api/new-game                            after a ranking, back to the choice
@@ -40,6 +41,7 @@ from firmware.web import guard, stream
 from firmware.web.pages import Pages, no_icon
 from firmware.web.running import Running
 from firmware.web.stream import Stream
+from firmware.web.words import words_handler
 
 __all__ = ["Running", "make_app"]
 
@@ -51,6 +53,7 @@ PAGE_FILES = {
     "table.css": "text/css",
 }
 PAGES = Pages("firmware.sim", PAGE_FILES)
+SHARED = Pages("firmware.web", {"words.js": "text/javascript"})  # the phone's pages' too
 TABLE: web.AppKey[Worker] = web.AppKey("table")
 STREAM: web.AppKey[Stream] = web.AppKey("stream")
 
@@ -79,9 +82,11 @@ def make_app(
     app[TABLE] = Worker(table)
     app[STREAM] = Stream()
     app.router.add_get("/", PAGES.handler("index.html"))
+    app.router.add_get("/page/words.js", SHARED.handler("words.js"))
     app.router.add_get("/page/{name}", PAGES.file)
     app.router.add_get("/favicon.ico", no_icon)
     app.router.add_get("/api/state", _state)
+    app.router.add_get("/api/words", words_handler(_language))
     app.router.add_post("/api/tap", _tap)
     app.router.add_post("/api/button", _button)
     app.router.add_post("/api/new-game", _new_game)
@@ -110,6 +115,11 @@ async def _state(request: web.Request) -> web.Response:
     seat = request.query.get("seat")
     worker = request.app[TABLE]
     return web.json_response(await worker.run(worker.table.state, seat or None))
+
+
+async def _language(request: web.Request) -> str | None:
+    worker = request.app[TABLE]
+    return await worker.run(worker.table.companion.current_language)
 
 
 async def _act(request: web.Request, fn: Callable[..., Outcome], *args: Any) -> web.Response:

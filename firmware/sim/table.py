@@ -22,6 +22,8 @@ from PIL import Image
 
 from engine.records import shown
 from firmware.games import CONTROLLERS, GameShelf
+from firmware.language import text as say
+from firmware.language import using
 from firmware.tabletop import EmulatedTable
 from firmware.web.table_view import LEGEND_ROWS, BadInput, TableView, agents_face_up
 from hardware.profile import Profile, load_profile
@@ -106,7 +108,8 @@ class Simulator(TableView):
     def new_game(self) -> Outcome:
         """After a game's ranking, back to the choice of game (the next game's setup)."""
         if not self.top.companion.finished:
-            return Outcome(False, "Finish this game first (or undo to the start)", None)
+            with using(self.top.companion.current_language()):
+                return Outcome(False, say("sim.finish_first"), None)
         self.top.companion.new_game()
         self.top.companion.redraw()
         self._changed()
@@ -164,7 +167,8 @@ class Simulator(TableView):
         if not fresh:
             return None
         role = prefer if prefer in fresh else next(iter(fresh))
-        return fresh[role].message, role
+        with using(self.top.companion.current_language()):  # as the OLED says it
+            return fresh[role].message, role
 
     def close(self) -> None:
         self.top.close()

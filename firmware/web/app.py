@@ -12,6 +12,7 @@ then `_paired`: without a paired device's cookie only the pairing page is served
     GET  /            the phone's page (paired)
     GET  /api/me                      this device and its role
     GET  /api/state                   the table; a seat's own hand and secrets for a seat
+    GET  /api/words[?language=fa]     the pages' words (also unpaired: the pairing page's)
     GET  /api/events                  server-sent events: "version" when something changed
     POST /api/revoke  {"id"}          unpair a device (the owner: any; others: themselves)
     GET  /api/devices                 (owner) the paired devices and the open offer's role
@@ -57,6 +58,7 @@ from firmware.web.pairing import Device, Pairing, PairingRefused, Role
 from firmware.web.stream import Stream
 from firmware.web.table_view import BadInput
 from firmware.web.taps import Taps
+from firmware.web.words import words_handler
 
 COOKIE = "arcana_table"
 COOKIE_MAX_AGE = 365 * 24 * 3600
@@ -70,9 +72,10 @@ PAGE_FILES = {
     "progress.js": "text/javascript",
     "history.js": "text/javascript",
     "web.css": "text/css",
+    "words.js": "text/javascript",
 }
 PAGES = Pages("firmware.web", PAGE_FILES)
-OPEN_FILES = {"pair.js", "web.css"}  # what the pairing page needs before pairing
+OPEN_FILES = {"pair.js", "web.css", "words.js"}  # what the pairing page needs before pairing
 LIVE: web.AppKey[LiveTable] = web.AppKey("live", LiveTable)
 PAIRING: web.AppKey[Pairing] = web.AppKey("pairing", Pairing)
 STREAM: web.AppKey[Stream] = web.AppKey("stream", Stream)
@@ -110,6 +113,7 @@ def make_app(
     app.router.add_post("/api/pair", _pair)
     app.router.add_get("/api/me", _me)
     app.router.add_get("/api/state", _state)
+    app.router.add_get("/api/words", words_handler(_language))
     app.router.add_get("/api/events", _events)
     app.router.add_post("/api/revoke", _revoke)
     app.router.add_get("/api/devices", _devices)
@@ -159,6 +163,8 @@ def _is_open(request: web.Request) -> bool:
     if path.startswith(("/pair/", "/PAIR/")) or path == "/favicon.ico":
         return True
     if path == "/api/pair" and request.method == "POST":
+        return True
+    if path == "/api/words":  # the catalogs' words: the pairing page speaks the table's language
         return True
     return path.startswith("/page/") and path.removeprefix("/page/") in OPEN_FILES
 
@@ -295,6 +301,11 @@ async def _state(request: web.Request) -> web.Response:
     if seat is None or seat >= len(public["players"]):
         return web.json_response({**public, "me": device.to_json()})
     return web.json_response({**await live.read_state(seat), "me": device.to_json()})
+
+
+async def _language(request: web.Request) -> str | None:
+    live = request.app[LIVE]
+    return await live.ask(live.companion.current_language)
 
 
 async def _events(request: web.Request) -> web.StreamResponse:

@@ -23,22 +23,27 @@ from firmware.language import load as load_language
 from firmware.language import text as say
 from firmware.language import using
 from firmware.screens import ArcanaStatusScreen, PromptScreen
-from firmware.screens.icons import LEGEND, icon
+from firmware.screens.icons import LEGEND_ICONS, icon
 from firmware.web import views
 from hardware.profile import Profile
 
-# The page's icon legend: the OLEDs' own icons, row by row ("#" ink), and what they mean.
+# The page's icon legend: the OLEDs' own icons, row by row ("#" ink); what each means is
+# added in the language of the state (`legend`).
 LEGEND_ROWS = [
     {
         "icon": name,
-        "means": means,
         "rows": [
             "".join("#" if icon(name).getpixel((x, y)) else "." for x in range(icon(name).width))
             for y in range(icon(name).height)
         ],
     }
-    for name, means in LEGEND.items()
+    for name in LEGEND_ICONS
 ]
+
+
+def legend() -> list[dict[str, Any]]:
+    """The legend's rows with what each icon means in the current language."""
+    return [{**entry, "means": say(f"legend.{entry['icon']}")} for entry in LEGEND_ROWS]
 
 
 def agents_face_up(
@@ -138,7 +143,7 @@ class TableView:
             "box": views.card_box(game, self.games),
             "prompt": self._prompt(),
             "pad_labels": self._pad_labels(game, controller_state),
-            "legend": LEGEND_ROWS,
+            "legend": legend(),
         }
         if companion.game_id is not None and companion.rules is not None and game is not None:
             lines = [line for line in split(self.journal.record(companion.game_id)) if line]

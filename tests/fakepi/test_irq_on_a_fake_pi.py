@@ -97,7 +97,7 @@ def test_the_table_running_shows_a_stray_irq_wire_as_trouble_and_logs_why(
     spec = load_profile(path)
     display = next(d for d in spec.displays if d.role == "stake-2")
     size = (display.width, display.height)
-    trouble = render(trouble_screen(Device("reader", "stake-2"), "check IRQ wire"), size)
+    trouble = render(trouble_screen(Device("reader", "stake-2"), "irq_wire"), size)
     pi = fake_pi("pi5", "full-table", irq_wires={"stake-2": STRAY_PIN})
     table = pi.start("run", "--profile", path)
     try:

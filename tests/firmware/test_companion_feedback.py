@@ -16,7 +16,7 @@ from firmware.controllers.resarcana import Bot
 from firmware.events import Crowded, Device, Tick, Trouble
 from firmware.games import GameShelf
 from firmware.journal import Journal
-from firmware.screens import ChoiceScreen, RefusalScreen, render
+from firmware.screens import ChoiceScreen, DeviceTroubleScreen, RefusalScreen, render
 from firmware.tabletop import EmulatedTable
 from hardware.nfc.tags import Ntag
 
@@ -63,14 +63,27 @@ def test_a_notice_lasts_exactly_its_seconds(top):
 
 def test_reader_trouble_shows_on_its_pad_and_only_there(top):
     status = top.screens()["status"]
-    top.companion.handle(Trouble(Device("reader", "stake-2"), "not answering"))
+    top.companion.handle(Trouble(Device("reader", "stake-2"), "not_answering"))
     assert same(top.screens()["status"], status)  # the pad's own screen says it
     assert not same(top.screens()["stake-2"], status)
 
 
 def test_trouble_with_a_device_that_has_no_screen_shows_on_the_status_screen(top):
-    top.companion.handle(Trouble(Device("reader", "spare"), "not answering"))
+    top.companion.handle(Trouble(Device("reader", "spare"), "not_answering"))
     assert same(top.screens()["status"], render(RefusalScreen("Reader spare not answering")))
+
+
+def test_device_trouble_is_said_in_the_language_of_the_table(tmp_path):
+    german = EmulatedTable(tmp_path, GameShelf(language="de"))
+    try:
+        german.companion.handle(Trouble(Device("reader", "spare"), "irq_wire"))
+        said = RefusalScreen("Leser spare: IRQ-Draht prüfen")
+        assert same(german.screens()["status"], render(said, language="de"))
+        german.companion.handle(Trouble(Device("reader", "stake-2"), "not_answering"))
+        trouble = DeviceTroubleScreen("Leser stake-2 antwortet nicht")
+        assert same(german.screens()["stake-2"], render(trouble, language="de"))
+    finally:
+        german.close()
 
 
 def test_redo_with_nothing_undone_says_so(top):

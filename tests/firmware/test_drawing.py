@@ -2,6 +2,7 @@
 
 from firmware.drawing import UNKNOWN_CARD, Notice, notice_screen, trouble_screen
 from firmware.events import Device
+from firmware.language import using
 from firmware.screens import DeviceTroubleScreen, RefusalScreen, UndoScreen, UnknownCardScreen
 
 
@@ -27,6 +28,21 @@ def test_a_refusal_with_a_colon_stays_a_refusal():
 
 def test_a_device_names_itself_for_the_status_screen():
     assert Device("reader", "stake-2").label == "Reader stake-2"
-    assert trouble_screen(Device("display", "status"), "not answering") == DeviceTroubleScreen(
+    assert trouble_screen(Device("display", "status"), "not_answering") == DeviceTroubleScreen(
         "Display status not answering"
     )
+
+
+def test_a_device_in_trouble_is_named_in_the_language_of_what_is_drawn():
+    with using("de"):
+        assert trouble_screen(Device("reader", "stake-2"), "irq_wire") == DeviceTroubleScreen(
+            "Leser stake-2: IRQ-Draht prüfen"
+        )
+        assert Device("display", "status").trouble("not_answering") == (
+            "Anzeige status antwortet nicht"
+        )
+    with using("fa"):
+        assert Device("reader", "seat-1").trouble("not_answering") == (
+            "خواننده seat-1 پاسخ نمی\u200cدهد"
+        )
+    assert Device("reader", "stake-2").trouble("irq_wire") == "Reader stake-2 check IRQ wire"

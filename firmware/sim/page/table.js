@@ -1,6 +1,7 @@
 // The simulator's page: draws the table from GET /api/state, taps and presses through the
 // API, and refreshes whenever the server's event stream says the table changed.
 // No build step and no libraries: plain DOM, textContent only (card names are data).
+// Every word of the page is looked up by its key (page/words.js), in the screens' language.
 "use strict";
 
 const token = new URLSearchParams(location.search).get("token");
@@ -47,7 +48,7 @@ function oled(role) {
   const image = element("img", {
     class: "oled",
     "data-display": role,
-    alt: "OLED " + role,
+    alt: word("sim.oled", { role }),
     width: "256",
     height: "128",
   });
@@ -84,8 +85,8 @@ function buildTable(table) {
     button.addEventListener("click", () => press(name, false));
     buttons.append(button);
     const holds = {
-      undo: ["hold undo (redo)", "Holding Undo redoes what was undone"],
-      select: ["hold select (next pad)", "Holding Select moves the one pad to the next role"],
+      undo: [word("sim.hold_undo"), word("sim.hold_undo_title")],
+      select: [word("sim.hold_select"), word("sim.hold_select_title")],
     };
     if (holds[name] && (name !== "select" || table.focus)) {
       const [label, title] = holds[name];
@@ -170,27 +171,27 @@ function cardFace(face) {
   }
   if (face.main) {
     const line = element("span", { class: "face-line main" });
-    line.append(element("span", { class: "face-label" }, "needs"), valued(face.main, face.threshold));
+    line.append(element("span", { class: "face-label" }, word("sim.needs")), valued(face.main, face.threshold));
     box.append(line);
   }
-  if (face.cost && Object.keys(face.cost).length) box.append(essences("cost", face.cost));
-  if (face.produces && Object.keys(face.produces).length) box.append(essences("makes", face.produces));
+  if (face.cost && Object.keys(face.cost).length) box.append(essences(word("sim.cost"), face.cost));
+  if (face.produces && Object.keys(face.produces).length) box.append(essences(word("sim.makes"), face.produces));
   if (face.power) {
-    const power = essences("power", face.power.cost);
-    const gains = Object.entries(face.power.gain || {}).map(([k, v]) => `+${v} ${k}`);
-    if (face.power.vp) gains.push(`+${face.power.vp} VP`);
+    const power = essences(word("sim.power"), face.power.cost);
+    const gains = Object.entries(face.power.gain || {}).map(([k, v]) => `+${v} ${word("essence." + k)}`);
+    if (face.power.vp) gains.push(word("sim.gain_vp", { vp: face.power.vp }));
     if (gains.length) power.append(document.createTextNode(" → " + gains.join(", ")));
     box.append(power);
   }
   if (face.effect && face.effect !== "none") box.append(element("span", { class: "face-line" }, face.effect.replace("_", " ")));
-  if (face.vp) box.append(element("span", { class: "face-line vp" }, `${face.vp} VP`));
+  if (face.vp) box.append(element("span", { class: "face-line vp" }, word("sim.vp", { vp: face.vp })));
   return box;
 }
 
 function drawLegend(state) {
   const list = document.getElementById("legend");
-  if (list.dataset.drawn || !state.legend) return;
-  list.dataset.drawn = "yes";
+  if (list.dataset.drawn === words.language || !state.legend) return;
+  list.dataset.drawn = words.language;
   list.replaceChildren(
     ...state.legend.map((entry) => {
       const item = element("li", { "data-icon": entry.icon });
@@ -240,12 +241,13 @@ function drawBox(state) {
 }
 
 function drawSeats(state) {
-  const wanted = state.players.map((p) => String(p.seat)).join(",");
+  const wanted = [words.language, ...state.players.map((p) => `${p.seat}:${p.name}`)].join(",");
   if (seatPicker.dataset.seats !== wanted) {
     seatPicker.dataset.seats = wanted;
-    seatPicker.replaceChildren(element("option", { value: "" }, "nobody (the table only)"));
+    seatPicker.replaceChildren(element("option", { value: "" }, word("sim.nobody")));
     for (const player of state.players) {
-      seatPicker.append(element("option", { value: String(player.seat) }, `seat ${player.seat + 1}: ${player.name}`));
+      const label = word("sim.seat_option", { n: player.seat + 1, name: player.name });
+      seatPicker.append(element("option", { value: String(player.seat) }, label));
     }
   }
   seatPicker.value = state.seat === null ? "" : String(state.seat);
@@ -255,7 +257,7 @@ function drawPlayers(state) {
   const area = document.getElementById("players-area");
   area.hidden = state.players.length === 0;
   const over = state.phase === "over";
-  document.getElementById("players-title").textContent = over ? "Final ranking" : "Players";
+  document.getElementById("players-title").textContent = over ? word("score.ranking") : word("sim.players");
   const list = document.getElementById("players");
   list.className = over ? "ranking" : "";
   const players = over ? [...state.players].sort((a, b) => a.rank - b.rank) : state.players;
@@ -264,7 +266,8 @@ function drawPlayers(state) {
       const item = element("li", { "data-seat": String(player.seat) });
       // the list itself is not numbered: the rank is the number (shared ranks repeat it)
       const rank = over ? `${player.rank}. ` : "";
-      item.textContent = `${rank}${player.name}: ${player.vp} VP` + (player.winner ? " (winner)" : "");
+      const line = word("sim.player_vp", { name: player.name, vp: player.vp });
+      item.textContent = rank + line + (player.winner ? word("sim.winner") : "");
       if (player.winner) item.classList.add("winner");
       return item;
     })
@@ -278,8 +281,8 @@ function drawPads(state) {
     const role = state.table.focus || pad.dataset.pad;
     const labels = state.pad_labels || {};
     pad.querySelector(".pad-name").textContent = labels[role] || role;
-    pad.querySelector(".pad-role").textContent = labels[role] ? `pad ${role}` : "";
-    let caption = state.table.focus ? `now: ${labels[role] || role}` : "";
+    pad.querySelector(".pad-role").textContent = labels[role] ? word("sim.pad", { role }) : "";
+    let caption = state.table.focus ? word("sim.now", { label: labels[role] || role }) : "";
     const sitter = state.players.find((p) => p.pad === role);
     if (sitter) caption += (caption ? " · " : "") + sitter.name;
     const index = state.table.roles.indexOf(role);
@@ -309,26 +312,27 @@ function drawSecret(state) {
   const labels = state.pad_labels || {};
   if (faceUp.length) {
     // A location's "move an agent" may take one of these too.
-    secret.append(element("h3", {}, "Your face-up agents on the stakes"));
+    secret.append(element("h3", {}, word("sim.face_up_title")));
     const list = element("div", { id: "face-up", class: "cards" });
     for (const agent of faceUp) {
-      const where = labels[agent.pad] || "stake " + (agent.stake + 1);
-      list.append(cardButton({ ...agent, kind: `face up on ${where}` }, "secret"));
+      const where = labels[agent.pad] || word("sim.stake", { n: agent.stake + 1 });
+      list.append(cardButton({ ...agent, kind: word("sim.face_up_on", { where }) }, "secret"));
     }
     secret.append(list);
   }
   if (faceDown.length) {
     // Clickable like any card: a location's "move an agent" asks for one of these.
-    secret.append(element("h3", {}, "Your face-down agents"));
+    secret.append(element("h3", {}, word("sim.face_down_title")));
     const list = element("div", { id: "face-down", class: "cards" });
     for (const agent of faceDown) {
-      const where = labels[agent.pad] || "stake " + (agent.stake + 1);
-      list.append(cardButton({ id: agent.card, name: agent.name, kind: `face down on ${where}` }, "secret"));
+      const where = labels[agent.pad] || word("sim.stake", { n: agent.stake + 1 });
+      const kind = word("sim.face_down_on", { where });
+      list.append(cardButton({ id: agent.card, name: agent.name, kind }, "secret"));
     }
     secret.append(list);
   }
   if (tasks.length) {
-    secret.append(element("h3", {}, "Your secret tasks"));
+    secret.append(element("h3", {}, word("sim.tasks_title")));
     const list = element("ul", { id: "tasks" });
     for (const task of tasks) list.append(element("li", { "data-card": task.card }, task.name));
     secret.append(list);
@@ -337,15 +341,16 @@ function drawSecret(state) {
 
 function prompt(state) {
   if (state.phase === "setup") {
-    if (state.game && state.prompt) return `Setting up. ${state.prompt}`;
-    return state.game ? "Setting up: follow the status screen." : "Choose the game with select and ok.";
+    if (state.game && state.prompt) return word("sim.setting_up_prompt", { prompt: state.prompt });
+    return state.game ? word("sim.setting_up") : word("sim.choose");
   }
-  if (state.phase === "over") return "The game is over.";
+  if (state.phase === "over") return word("sim.over");
   if (state.prompt) return state.prompt; // what the status display asks, follow-ups included
   if (state.view && state.view.pending) return state.view.pending.prompt;
   if (state.view && state.view.current !== null && state.view.current !== undefined) {
     const player = state.players[state.view.current];
-    return `${player ? player.name : "Seat " + (state.view.current + 1)} to act.`;
+    const name = player ? player.name : word("seating.seat", { n: state.view.current + 1 });
+    return word("sim.to_act", { name });
   }
   return "";
 }
@@ -354,10 +359,9 @@ function draw(state) {
   const layout = (table) => JSON.stringify({ ...table, focus: Boolean(table.focus) });
   if (!current || layout(current.table) !== layout(state.table)) buildTable(state.table);
   current = state;
-  // the page follows the language of the screens (right to left for Persian)
-  document.documentElement.lang = state.table.language || "en";
-  document.documentElement.dir = state.table.direction || "ltr";
-  document.getElementById("game").textContent = state.game ? `· ${state.game}` : "· choose a game";
+  const game = { arcana: word("choice.arcana"), "res-arcana": word("choice.res_arcana") }[state.game];
+  document.getElementById("game").textContent = state.game ? word("sim.game", { game: game || state.game }) : word("sim.choose_game");
+  showConnection();
   drawScreens(state);
   drawSeats(state);
   drawPlayers(state);
@@ -368,13 +372,13 @@ function draw(state) {
   document.getElementById("seat-hint").hidden = Boolean(state.hand) || state.players.length === 0;
   if (state.hand) {
     const player = state.players[state.hand.seat];
-    document.getElementById("hand-title").textContent = `Hand of ${player.name} (seat ${state.hand.seat + 1})`;
+    const title = word("sim.hand_of", { name: player.name, n: state.hand.seat + 1 });
+    document.getElementById("hand-title").textContent = title;
     drawCards("hand", state.hand.cards, "hand");
   }
   drawSecret(state);
   document.getElementById("table-cards-area").hidden = state.table_cards.length === 0;
-  document.getElementById("table-cards-title").textContent =
-    state.phase === "setup" ? "Cards for the setup (the status screen says which)" : "For the table";
+  document.getElementById("table-cards-title").textContent = state.phase === "setup" ? word("sim.for_the_setup") : word("sim.for_the_table");
   drawTableCards(state);
   drawBox(state);
   drawPads(state);
@@ -404,6 +408,9 @@ async function refresh() {
       say(data.error, "error");
       return;
     }
+    // the page follows the language of the screens (its words; right to left for Persian)
+    const language = data.table.language;
+    await useWords(withToken(`api/words?language=${encodeURIComponent(language)}`), language);
     draw(data);
   }).catch((err) => say(String(err), "error"));
   return drawing;
@@ -414,7 +421,7 @@ function pick(card, where) {
   selected = selected === card.id ? null : card.id;
   if (selected) {
     const pads = card.pads && card.pads.length ? ` (${card.pads.join(", ")})` : "";
-    say(`${card.name}: now click the pad to tap it on${pads}.`, "hint");
+    say(word("sim.picked", { card: card.name, pads }), "hint");
   } else {
     say("");
   }
@@ -435,7 +442,7 @@ async function report(result) {
 
 async function tapOn(pad) {
   if (!selected) {
-    say("Pick a card first, then click the pad.", "hint");
+    say(word("sim.pick_first"), "hint");
     return;
   }
   const card = selected;
@@ -462,17 +469,24 @@ document.getElementById("box-search").addEventListener("input", () => current &&
 document.getElementById("table-search").addEventListener("input", () => current && drawTableCards(current));
 document.getElementById("box-area").addEventListener("toggle", () => current && drawBox(current));
 
-function listen() {
+let connected = "sim.connecting";
+
+function showConnection() {
   const connection = document.getElementById("connection");
+  connection.textContent = word(connected);
+  connection.className = connected === "sim.live" ? "online" : "offline";
+}
+
+function listen() {
   const events = new EventSource(withToken("api/events"));
   events.addEventListener("version", (event) => {
-    connection.textContent = "live";
-    connection.className = "online";
+    connected = "sim.live";
+    showConnection();
     if (!current || Number(event.data) !== current.version) refresh();
   });
   events.onerror = () => {
-    connection.textContent = "reconnecting…";
-    connection.className = "offline";
+    connected = "sim.reconnecting";
+    showConnection();
   };
 }
 

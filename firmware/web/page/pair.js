@@ -2,6 +2,7 @@
 "use strict";
 const code = decodeURIComponent(location.pathname.split("/").pop() || "");
 const message = document.getElementById("message");
+useWords("/api/words").catch((err) => { message.textContent = err.message; }); // the table's language
 document.getElementById("pair").addEventListener("click", async () => {
   const name = document.getElementById("name").value;
   const answer = await fetch("/api/pair", {

@@ -1,4 +1,5 @@
-// The phone's page: the table as this device's role may see it, live by the event stream.
+// The phone's page: the table as this device's role may see it, live by the event stream,
+// in the table's language (page/words.js looks each word up by its key).
 "use strict";
 const $ = (id) => document.getElementById(id);
 let me = null;
@@ -25,21 +26,22 @@ function item(text, className) {
 function showState(state) {
   $("prompt").textContent = state.prompt || "";
   $("players-area").hidden = !state.players.length;
-  $("players").replaceChildren(...state.players.map((p) => item(`${p.name}: ${p.vp} VP`)));
+  $("players").replaceChildren(...state.players.map((p) => item(word("phone.player_vp", { name: p.name, vp: p.vp }))));
   const hand = state.hand;
   $("hand-area").hidden = !hand;
   if (!hand) return;
   $("hand").replaceChildren(...hand.cards.map((card) => {
-    const shown = item(card.playable ? `${card.name} (playable)` : card.name, "card");
+    const shown = item(card.playable ? word("phone.playable", { name: card.name }) : card.name, "card");
     if (!card.playable) shown.classList.add("greyed");
     return shown;
   }));
   const secret = hand.secret || {};
   const lines = [
-    ...(secret.face_down || []).map((a) => `Face down at stake ${a.stake + 1}: ${a.name}`),
-    ...(secret.tasks || []).map((t) => `Task kept: ${t.name}`),
+    ...(secret.face_down || []).map((a) => word("phone.face_down", { n: a.stake + 1, name: a.name })),
+    ...(secret.tasks || []).map((t) => word("phone.task", { name: t.name })),
   ];
-  $("secret").replaceChildren(...(lines.length ? lines : ["Nothing hidden"]).map((l) => item(l, "card")));
+  const hidden = lines.length ? lines : [word("phone.nothing_hidden")];
+  $("secret").replaceChildren(...hidden.map((l) => item(l, "card")));
 }
 
 async function showDevices() {
@@ -48,13 +50,13 @@ async function showDevices() {
     const row = item(`${device.name} (${device.role.label}) `);
     if (device.id !== me.id) {
       const revoke = document.createElement("button");
-      revoke.textContent = "Revoke";
+      revoke.textContent = word("phone.revoke");
       revoke.addEventListener("click", () => act("/api/revoke", { id: device.id }));
       row.append(revoke);
     }
     return row;
   }));
-  $("offer").textContent = data.offer ? `Waiting for ${data.offer.role.label} to scan…` : "";
+  $("offer").textContent = data.offer ? word("phone.waiting", { role: data.offer.role.label }) : "";
 }
 
 async function act(path, body) {
@@ -70,7 +72,10 @@ async function act(path, body) {
 async function refresh() {
   try {
     const state = await call("GET", "/api/state");
+    const language = state.table.language;
+    await useWords(`/api/words?language=${encodeURIComponent(language)}`, language);
     showState(state);
+    offerButtons();
     if (me.role.kind === "owner") await showDevices();
     document.dispatchEvent(new Event("table-version")); // catalog.js listens
   } catch (err) {
@@ -78,28 +83,40 @@ async function refresh() {
   }
 }
 
+let spectators = false;
+let connected = "phone.connecting";
+
+// The owner's pairing buttons, drawn again in the words of the table's language.
+function offerButtons() {
+  if (!me || me.role.kind !== "owner" || $("offers").dataset.language === words.language) return;
+  $("offers").dataset.language = words.language;
+  $("connection").textContent = word(connected);
+  const buttons = [1, 2, 3, 4].map((seat) => [word("phone.pair_seat", { n: seat }), { seat }]);
+  if (spectators) buttons.push([word("phone.pair_spectator"), { spectator: true }]);
+  const cancel = document.createElement("button");
+  cancel.textContent = word("phone.cancel_pairing");
+  cancel.addEventListener("click", () => act("/api/offers/withdraw", {}));
+  $("offers").replaceChildren(...buttons.map(([label, body]) => {
+    const button = document.createElement("button");
+    button.textContent = label;
+    button.addEventListener("click", () => act("/api/offers", body));
+    return button;
+  }), cancel);
+}
+
 async function start() {
   try {
+    await useWords("/api/words"); // the table's language, before any word is shown
     const data = await call("GET", "/api/me");
     me = data.device;
     $("role").textContent = me.role.label;
     if (me.role.kind === "owner") {
       $("owner-area").hidden = false;
       setInterval(showDevices, 3000); // a phone paired or gone changes no screen: ask anew
-      const buttons = [1, 2, 3, 4].map((seat) => [`Pair seat ${seat}`, { seat }]);
-      if (data.spectators) buttons.push(["Pair a spectator", { spectator: true }]);
-      const cancel = document.createElement("button");
-      cancel.textContent = "Cancel pairing";
-      cancel.addEventListener("click", () => act("/api/offers/withdraw", {}));
-      $("offers").replaceChildren(...buttons.map(([label, body]) => {
-        const button = document.createElement("button");
-        button.textContent = label;
-        button.addEventListener("click", () => act("/api/offers", body));
-        return button;
-      }), cancel);
+      spectators = data.spectators;
     }
   } catch (err) {
-    $("role").textContent = "not paired";
+    $("role").textContent = word("phone.not_paired");
     $("message").textContent = err.message;
     return;
   }
@@ -109,8 +126,8 @@ async function start() {
   });
   const events = new EventSource("/api/events");
   events.addEventListener("version", refresh);
-  events.onopen = () => { $("connection").textContent = "live"; };
-  events.onerror = () => { $("connection").textContent = "offline"; };
+  events.onopen = () => { connected = "phone.live"; $("connection").textContent = word(connected); };
+  events.onerror = () => { connected = "phone.offline"; $("connection").textContent = word(connected); };
   refresh();
 }
 

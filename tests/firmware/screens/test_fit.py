@@ -292,17 +292,20 @@ def test_every_language_is_checked():
     assert load("de").text("stake.free_trade") == "Freihandelszone"
 
 
-@pytest.mark.parametrize("state", ["not answering", "check IRQ wire"])  # firmware.inputs
-def test_a_reader_in_trouble_fits_whole_on_its_screen_and_in_the_status_alert(state):
+@pytest.mark.parametrize("code", codes())
+@pytest.mark.parametrize("fault", ["not_answering", "irq_wire"])  # firmware.inputs
+def test_a_reader_in_trouble_fits_whole_on_its_screen_and_in_the_status_alert(code, fault):
     from dataclasses import replace
 
+    from firmware.events import Device
     from firmware.screens import DeviceTroubleScreen
     from firmware.screens.gallery import EXAMPLES
 
-    for role in (*FULL_TABLE_PADS, "seat-1", "main"):
-        text = f"Reader {role} {state}"
-        alert = replace(EXAMPLES["arcana_status_alert"], alert=text)
-        assert_nothing_cut([(role, DeviceTroubleScreen(text)), ("status", alert)])
+    with using(code):
+        for role in (*FULL_TABLE_PADS, "seat-1", "main"):
+            text = Device("reader", role).trouble(fault)
+            alert = replace(EXAMPLES["arcana_status_alert"], alert=text)
+            assert_nothing_cut([(role, DeviceTroubleScreen(text)), ("status", alert)])
 
 
 @pytest.mark.parametrize("code", codes())

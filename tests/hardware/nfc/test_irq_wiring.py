@@ -70,5 +70,5 @@ def test_the_table_says_check_the_irq_wire_for_that_reader_and_not_answering_for
     faults = {event.reader: event for event in events if event.kind == "reader_fault"}
     assert faults["stake-2"].fault == "irq"
     assert faults["stake-2"].detail.startswith("reader stake-2: cannot start the PN532: ")
-    assert from_scanner(faults["stake-2"]).message == "check IRQ wire"
-    assert from_scanner(faults["stake-3"]).message == "not answering"
+    assert from_scanner(faults["stake-2"]).fault == "irq_wire"
+    assert from_scanner(faults["stake-3"]).fault == "not_answering"

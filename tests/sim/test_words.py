@@ -1,0 +1,166 @@
+"""The web pages' words come from the language catalogs: every key the simulator's page and the
+phone's pages use is in English's catalog (so in every language: tests/firmware/test_language.py)
+with the placeholders the page fills, the HTML's English stand-ins are the catalog's, and the
+server gives the words of the game's language (Persian: right to left)."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+
+import pytest
+
+from firmware.language import load
+
+SIM = resources.files("firmware.sim").joinpath("page")
+WEB = resources.files("firmware.web").joinpath("page")
+PAGE_FILES = [
+    SIM / "index.html",
+    SIM / "table.js",
+    WEB / "words.js",
+    WEB / "phone.html",
+    WEB / "phone.js",
+    WEB / "pair.html",
+    WEB / "pair.js",
+]
+ENGLISH = load("en")
+
+# word("sim.picked", { card: card.name, pads }): the key and the names of the object given
+CALL = re.compile(r"\bword\(\s*\"([\w.]+)\"(?:\s*,\s*\{([^{}]*)\})?\s*\)")
+# the only lookups by a key made at run time: an essence of the catalog, its page's own
+DYNAMIC = {'word("essence." + k)', "word(node.dataset.word)", "word(connected)",
+           "word(node.getAttribute(source))"}  # fmt: skip
+ATTRIBUTE = re.compile(r"\bdata-word(?:-[a-z-]+)?=\"([\w.]+)\"")
+TEXT = re.compile(r"<\w+[^>]*\bdata-word=\"([\w.]+)\"[^>]*>([^<]*)<")
+PLACEHOLDER = re.compile(r"placeholder=\"([^\"]*)\" data-word-placeholder=\"([\w.]+)\"")
+
+
+def fields(template: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", template))
+
+
+def given(params: str | None) -> set[str]:
+    names = set()
+    for part in (params or "").split(","):
+        if part.strip():
+            names.add(part.split(":")[0].strip())
+    return names
+
+
+def source(path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def test_every_word_the_pages_look_up_has_a_key_with_the_placeholders_they_fill():
+    calls = [(m.group(1), m.group(2)) for path in PAGE_FILES for m in CALL.finditer(source(path))]
+    assert len(calls) > 45  # the scan sees the pages' words, not nothing
+    missing = sorted({key for key, _ in calls if key not in ENGLISH.texts})
+    assert missing == [], "keys the pages use that no catalog has"
+    mismatched = {
+        key: (sorted(fields(ENGLISH.texts[key])), sorted(given(params)))
+        for key, params in calls
+        if fields(ENGLISH.texts[key]) != given(params)
+    }
+    assert mismatched == {}, "placeholders of the catalog vs the names the page gives"
+
+
+def test_every_lookup_by_a_computed_key_is_one_of_the_known_few():
+    for path in PAGE_FILES:
+        text = source(path)
+        for found in re.finditer(r"(?<!function )\bword\(", text):
+            at = found.start()
+            literal = CALL.match(text, at)
+            assert literal or any(text.startswith(d, at) for d in DYNAMIC), (
+                f"{path.name}: {text[at : at + 60]!r} looks a word up by a key no test can see"
+            )
+
+
+def test_every_word_of_the_html_has_a_key_and_its_english_stand_in_is_the_catalogs():
+    keys, texts = [], []
+    for path in PAGE_FILES:
+        if path.name.endswith(".html"):
+            html = source(path)
+            keys += ATTRIBUTE.findall(html)
+            texts += TEXT.findall(html)
+            texts += [(key, shown) for shown, key in PLACEHOLDER.findall(html)]
+    assert len(keys) > 30
+    assert sorted(set(keys) - set(ENGLISH.texts)) == []
+    assert {key: shown for key, shown in texts if ENGLISH.texts[key] != shown} == {}
+    assert all(not fields(ENGLISH.texts[key]) for key in keys)  # the HTML fills no names
+
+
+def test_every_page_loads_the_words_before_its_own_script():
+    for path in PAGE_FILES:
+        if path.name.endswith(".html"):
+            html = source(path)
+            assert "/words.js" in html and html.index("/words.js") < html.rindex('.js"></script>')
+
+
+# -- the server gives them ------------------------------------------------------------------
+def to_language(sim, code: str) -> None:
+    """On the game choice: Select down to the language line, OK until `code` shows."""
+    for _ in range(3):
+        sim.table.press("select")
+    while sim.client.get("/api/state")[1]["table"]["language"] != code:
+        sim.table.press("ok")
+
+
+def test_the_words_follow_the_games_language_and_persian_reads_right_to_left(sim):
+    status, english = sim.client.get("/api/words")
+    assert status == 200 and (english["language"], english["direction"]) == ("en", "ltr")
+    assert english["words"]["sim.players"] == "Players"
+    to_language(sim, "fa")
+    status, persian = sim.client.get("/api/words")  # no language asked: the game's
+    assert status == 200
+    assert (persian["language"], persian["direction"], persian["name"]) == ("fa", "rtl", "فارسی")
+    assert persian["words"]["sim.players"] == "بازیکنان"
+    assert persian["words"]["sim.cost"] == "هزینه"  # the Persian rules' word
+    assert persian["words"].keys() == english["words"].keys()
+    state = sim.client.get("/api/state")[1]
+    assert (state["table"]["language"], state["table"]["direction"]) == ("fa", "rtl")
+    legend = {entry["icon"]: entry["means"] for entry in state["legend"]}
+    assert legend["fire"] == "شعله: آتش (جوهر)"
+    german = sim.client.get("/api/words?language=de")[1]
+    assert german["words"]["sim.hand_of"] == "Hand von {name} (Platz {n})"
+
+
+def test_a_language_without_a_catalog_is_refused_with_those_there_are(sim):
+    for asked in ("xx", "../en", "e n"):
+        status, answer = sim.client.get(f"/api/words?language={asked.replace(' ', '%20')}")
+        assert status == 400
+        assert "the table has en, de, fa" in answer["error"]
+
+
+@pytest.mark.parametrize("code", ["de", "fa"])
+def test_a_refusal_of_the_page_is_said_in_the_games_language(sim, code):
+    to_language(sim, code)
+    status, answer = sim.client.post("/api/new-game")
+    assert status == 409
+    assert answer["error"] == load(code).text("sim.finish_first")
+
+
+def test_an_undo_is_answered_in_the_games_language(sim):
+    from firmware.controllers import resarcana
+
+    to_language(sim, "fa")
+    sim.table.press("select")  # back to the first game, where a bot's set-up starts
+    bot = resarcana.Bot(3, 2)
+    sim.table.set_up("res-arcana", 2, seed=3)
+    for step in bot.next_steps(sim.table.top.companion.controller.state):
+        sim.table.top.perform(step)
+    status, answer = sim.client.post("/api/button", {"name": "undo"})
+    assert status == 200 and answer["ok"]
+    assert answer["notice"].startswith(load("fa").text("notice.undone") + ": ")  # واگرد
+
+
+def test_the_phones_pages_get_the_words_of_the_table_before_pairing(tmp_path):
+    from web_table import Phone, WebTable
+
+    with WebTable(tmp_path) as table:
+        phone = Phone(table.url)  # not paired: the pairing page must still speak
+        status, answer = phone.get("api/words?language=fa")
+        assert status == 200 and answer["direction"] == "rtl"
+        assert answer["words"]["phone.pair"] == "جفت کن"
+        assert phone.get("api/words")[1]["language"] == "en"
+        assert phone.get("page/words.js")[0] == 200
+        assert phone.get("api/state")[0] == 401  # the table itself stays closed
