@@ -222,3 +222,36 @@ def test_a_refusal_raised_inside_the_engine_reads_as_its_sentence():
     refused = Refused("unknown_card", 'There is no card "x" in the catalog')
     assert str(refused) == 'There is no card "x" in the catalog'
     assert (refused.code, refused.message) == ("unknown_card", str(refused))
+
+
+def test_only_an_agent_on_the_market_can_be_bribed(game):
+    stakes = ["m_loc_01", "m_relic_01", "m_agent_03", "m_agent_04", "m_agent_05"]
+    g = game(stakes=stakes)
+    assert refusals(
+        g, [(0, "bribe", "blades_relic", {"stake": 0}), (0, "bribe", "blades_relic", {"stake": 1})]
+    ) == [
+        ("not_bribable", "Only agents can be bribed; stake 1 shows a location"),
+        ("not_bribable", "Only agents can be bribed; stake 2 shows a relic"),
+    ]
+
+
+def test_a_bribe_spends_the_relic_for_the_round_and_the_relic_returns(game):
+    g = game()
+    g.do(0, "agent", "blades_agent_1", stake=2)
+    g.do(1, "agent", "ferrymen_agent_1", stake=2)
+    (bribed,) = [e for e in g.do(0, "bribe", "blades_relic", stake=2) if e.kind == "bribed"]
+    assert bribed.player == 0
+    assert not bribed.success
+    assert "blades_relic" in g.state.possession[0]  # it returns, won or lost (rule [8])
+    assert "blades_relic" not in g.state.ready[0]  # but it is played for this round
+
+
+def test_a_militia_is_not_an_agent_a_location_can_move(game):
+    g = game(variant="advanced")
+    g.do(0, "discard", "blades_relic")
+    g.do(0, "militia", "militia_3", stake=4)
+    g.do(1, "discard", "ferrymen_agent_1")
+    params = {"card": "militia_3", "to": 0}
+    assert refusals(g, [(0, "location", "blades_location", {"params": params})]) == [
+        ("bad_params", "militia_3 is not one of your agents on a stake")
+    ]
