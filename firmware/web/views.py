@@ -9,6 +9,7 @@ keeps none (the companion never sees hands).
     public_record(game, lines, viewer=None)     # the record as the viewer may see it
     public_result(game, state, rules, viewer)   # the replay result, hidden cards counted
     hand(game, rules, state, pads, seat)        # cards a seat holds, playable or greyed
+                                                # (Res Arcana: and its essences and VP)
 """
 
 from __future__ import annotations
@@ -147,9 +148,19 @@ def hand(
     else:
         from engine.resarcana import Position
 
-        tableau = Position(state).tableau(seat)
+        position = Position(state)
+        tableau = position.tableau(seat)
         held = list(dict.fromkeys([*tableau, *sorted(playable)]))
         secret = {}
+        # Res Arcana keeps no secret at the table (it never sees a hand): the seat's stock
+        # of essences and its VP, as the engine counts them, head its page.
+        stock = {"essences": position.essences(seat).as_dict(), "vp": position.vp(seat)}
+        return {
+            "seat": seat,
+            "cards": _entries(game, games, held, playable),
+            "secret": secret,
+            **stock,
+        }
     return {"seat": seat, "cards": _entries(game, games, held, playable), "secret": secret}
 
 

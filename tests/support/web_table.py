@@ -6,6 +6,8 @@ with zbar (`zbarimg`, Debian's zbar-tools: the set-up apt-installs it when run a
     with WebTable(tmp_path) as table:
         owner = table.pair_owner()              # scans the QR code off the status OLED
         owner.get("api/state")                  # (status, JSON)
+        table.tap("stake-0", "blades_base")     # a tag on a pad's emulated chip, handled
+        table.press("ok")                       # a button's emulated pin, handled
 """
 
 from __future__ import annotations
@@ -16,19 +18,23 @@ import os
 import shutil
 import subprocess
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from http_client import Client
 from service import Recorder, wait_until
 
-from firmware.events import Tick
+from firmware.events import Event, Press, Tap, Tick
 from firmware.games import GameShelf
 from firmware.journal import Journal
 from firmware.service import Service, StopRequest, Watchdog
+from firmware.tabletop import uid_for
 from firmware.web.pairing import Pairing, Role
 from firmware.web.serve import start, status_role
 from hardware.display.pages import pages_to_image
+from hardware.nfc.tags import Ntag
 from hardware.profile import load_profile
 from hardware.profile.web import WebSpec
 from hardware.table import build_table
@@ -106,9 +112,58 @@ class WebTable:
         )
         self.url = self.served.url
         self.pairing = Pairing(state_dir)
+        self.handled: list[Event] = []  # taps and presses, once the loop has handled them
+        self.loop.on_event.append(self._handled)
+        self.removed: list[str] = []  # the UIDs the scanners saw taken away
+        for thread in self.loop.scan_threads:
+            thread.on_event = self._seen(thread.on_event)
         self.runner = threading.Thread(target=self.loop.run, daemon=True)
         self.runner.start()
         assert wait_until(lambda: "READY=1" in self.notifier.sent)
+
+    def _handled(self, event: Event) -> None:
+        if isinstance(event, Tap | Press):
+            self.handled.append(event)
+
+    def _seen(self, on_event: Callable[[Any], None]) -> Callable[[Any], None]:
+        """The scan thread's callback, noting each tag it saw taken away."""
+
+        def seen(tag_event: Any) -> None:
+            if tag_event.kind == "removed":
+                self.removed.append(tag_event.uid)
+            on_event(tag_event)
+
+        return seen
+
+    def tap(self, pad: str, card: str) -> None:
+        """Lay the card's tag (its id written on it) on the pad's emulated chip until the
+        loop has handled the tap, then take it away until the scanner saw it gone."""
+        uid = uid_for(card)
+        tag = Ntag(uid, card_id=card)
+        chip = self.table.pads[pad]
+        handled, removed = len(self.handled), len(self.removed)
+        chip.place(tag)
+        try:
+            assert wait_until(
+                lambda: any(isinstance(e, Tap) and e.uid == uid for e in self.handled[handled:])
+            ), f"the table did not read {card} on {pad}"
+        finally:
+            chip.remove(tag.uid)
+        assert wait_until(lambda: uid in self.removed[removed:])
+
+    def press(self, button: str, held: bool = False) -> None:
+        """Press (or hold) a button on its emulated pin until the loop has handled it."""
+        handled = len(self.handled)
+        if held:
+            self.table.hold_down(button)
+            wanted = Press(button, True)
+            try:
+                assert wait_until(lambda: wanted in self.handled[handled:])
+            finally:
+                self.table.let_go(button)
+        else:
+            self.table.press(button)
+            assert wait_until(lambda: Press(button) in self.handled[handled:])
 
     def status_pages(self) -> list[bytes]:
         return self.table.displays[status_role(dict(self.table.displays))].chip.pages()

@@ -30,6 +30,13 @@ function showState(state) {
   const hand = state.hand;
   $("hand-area").hidden = !hand;
   if (!hand) return;
+  // Res Arcana: the seat's stock of essences and its VP
+  $("stock").hidden = !hand.essences;
+  if (hand.essences) {
+    const counts = Object.entries(hand.essences).map(([k, count]) => `${word("essence." + k)} ${count}`);
+    const essences = counts.join(", ");
+    $("stock").textContent = word("phone.stock", { essences, vp: hand.vp });
+  }
   $("hand").replaceChildren(...hand.cards.map((card) => {
     const shown = item(card.playable ? word("phone.playable", { name: card.name }) : card.name, "card");
     if (!card.playable) shown.classList.add("greyed");
