@@ -38,6 +38,7 @@ def test_the_owners_catalog_page_and_history_in_persian_read_right_to_left(brows
         page.click("#pair")
         page.wait_for_url("**/")
         page.wait_for_selector(f"#history-area h2:has-text('{fa.text('history.heading')}')")
+        page.wait_for_selector(f"#role:has-text('{fa.text('role.owner')}')")  # not "Owner"
         assert page.text_content("#build") == fa.text("catalog.build")
         kinds = page.eval_on_selector_all(
             "select[name=kind] option", "o => o.map(x => [x.value, x.text])"

@@ -34,7 +34,8 @@ CALL = re.compile(r"\bword\(\s*\"([\w.]+)\"(?:\s*,\s*\{([^{}]*)\})?\s*\)")
 # the only lookups by a key made at run time: an essence of the catalog, its page's own
 DYNAMIC = {'word("essence." + k)', "word(node.dataset.word)", "word(connected)",
            "word(node.getAttribute(source))", 'word("catalog.kind_" + kind)',
-           "word(GAMES[game.game])", "word(STATUSES[game.status])"}  # fmt: skip
+           "word(GAMES[game.game])", "word(STATUSES[game.status])",
+           'word("role." + role.kind)'}  # fmt: skip
 # a key written as a string outside word(...), e.g. history.js's STATUSES: "history.status_finished"
 TABLES = "sim|phone|legend|catalog|progress|history|choice|essence"
 QUOTED_KEY = re.compile(rf"\"((?:{TABLES})\.\w+)\"(?!\s*\+)")
@@ -109,6 +110,15 @@ def test_every_key_the_pages_keep_in_a_table_of_their_own_is_in_the_catalog():
     quoted = {key for script in scripts for key in QUOTED_KEY.findall(script)}
     assert {"history.status_finished", "choice.res_arcana"} <= quoted  # the scan sees them
     assert sorted(quoted - set(ENGLISH.texts)) == []
+
+
+def test_every_pairing_role_has_its_word_on_the_phone_pages():
+    from firmware.web.pairing import Role
+
+    for role in (Role.owner(), Role("seat", 2), Role.spectator()):
+        key = "role.seat" if role.kind == "seat" else f"role.{role.kind}"
+        assert ENGLISH.text(key, n=role.seat) == role.label  # English: the screens' label
+        assert load("fa").text(key, n=role.seat) != role.label
 
 
 def test_every_card_kind_effect_and_arcanum_of_a_catalog_has_its_word_on_the_owners_pages():
