@@ -133,6 +133,9 @@ class StreamedTable(EmulatedTable):
 
     # -- the service loop's order: queued questions, then each event and its hooks ------------
     def settle(self) -> None:
+        """The questions queued so far, then the scan cycle's events with their hooks. The
+        cycle queues its events together, so a question asked while they are handled waits
+        behind them, as on the service loop's queue: it is answered at the next settle."""
         self._answer_asks()
         from firmware.inputs import from_scanner
 
@@ -147,7 +150,6 @@ class StreamedTable(EmulatedTable):
                 seen(event)
             for hook in self.after_event:
                 hook()
-            self._answer_asks()
 
     def _answer_asks(self) -> None:
         while True:

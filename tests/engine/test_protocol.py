@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
 from typing import Any
 
@@ -122,3 +124,49 @@ def test_both_games_refuse_the_same_thing_with_the_same_code(code, arcana, res_a
 def test_the_shared_codes_are_distinct_words():
     codes = [protocol.GAME_OVER, protocol.BAD_PARAMS, *(s[0] for s in SHARED)]
     assert len(set(codes)) == len(codes) and all(c.isidentifier() for c in codes)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Spot:
+    stake: str
+    cards: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Paid:
+    kind = "paid"  # a class attribute, as the games' events have it: not a field
+    player: int
+    cost: dict[str, int]
+    spots: tuple[_Spot, ...]
+    taken: list[tuple[int, str]]
+
+
+def test_an_event_becomes_plain_json_data_all_the_way_down():
+    event = _Paid(
+        player=1,
+        cost={"gold": 2, 3: 1},
+        spots=(_Spot("stake-0", ("orb",)),),
+        taken=[(0, "ring")],
+    )
+    data = protocol.event_to_json(event)
+    assert data == {
+        "kind": "paid",
+        "player": 1,
+        "cost": {"gold": 2, "3": 1},  # JSON keys are text
+        "spots": [{"stake": "stake-0", "cards": ["orb"]}],
+        "taken": [[0, "ring"]],
+    }
+    assert json.loads(json.dumps(data)) == data
+
+
+def test_play_applies_a_legal_action_and_raises_a_refused_one_with_its_rejection():
+    rules = engine.arcana.RULES
+    state, _ = _arcana_game(TWO_PLAYERS)
+    first = rules.legal_actions(state)[0]
+    assert protocol.play(rules, state, first) == rules.apply(state, first)
+    wrong = first._replace(player=_other(first.player))
+    with pytest.raises(protocol.IllegalAction) as raised:
+        protocol.play(rules, state, wrong)
+    assert raised.value.rejection == rules.apply(state, wrong)
+    assert raised.value.rejection.code == protocol.NOT_YOUR_TURN
+    assert str(raised.value) == str(raised.value.rejection) == raised.value.rejection.message

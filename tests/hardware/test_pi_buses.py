@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+import fake_rpi
 import pytest
 
 from hardware.buses import BusUnavailable, buses_kind, open_buses
@@ -96,8 +97,7 @@ def test_an_i2c_display_without_its_bus_is_failing_with_the_fix(tmp_path):
     display = PiBuses(dev=tmp_path).display(DisplaySpec("status", bus=1), clock=lambda: 0.0)
     assert not display.health.ok
     assert display.health.last_error.endswith(
-        "i2c-1 does not exist: switch I2C on with `sudo raspi-config nonint do_i2c 0`, "
-        "then reboot"
+        "i2c-1 does not exist: switch I2C on with `sudo raspi-config nonint do_i2c 0`, then reboot"
     )
 
 
@@ -132,7 +132,24 @@ def test_an_spi_display_whose_gpio_library_fails_is_a_failing_display(
         f"DisplayWiringError: display status (ssd1306 128x64, spi0 CE0 dc GPIO24): the GPIO "
         f"library cannot drive the DC/RESET lines ({raised}: "
     )
-    assert "pip install --force-reinstall rpi-lgpio" in display.health.last_error
+    assert display.health.last_error.endswith(
+        "it must be rpi-lgpio, not RPi.GPIO (which fails on a Pi 5): pip uninstall RPi.GPIO, "
+        "then pip install --force-reinstall rpi-lgpio"
+    )
+
+
+def test_an_spi_display_without_the_spidev_module_says_what_to_install(tmp_path, monkeypatch):
+    fake_rpi.toggle_print(False)
+    monkeypatch.setitem(sys.modules, "RPi", fake_rpi.RPi)
+    monkeypatch.setitem(sys.modules, "RPi.GPIO", fake_rpi.RPi.GPIO)
+    monkeypatch.setitem(sys.modules, "spidev", None)  # `import spidev` fails
+    (tmp_path / "spidev0.0").touch()
+    display = PiBuses(dev=tmp_path).display(SPI_DISPLAY, clock=lambda: 0.0)
+    assert display.health.last_error == (
+        "DisplayWiringError: display status (ssd1306 128x64, spi0 CE0 dc GPIO24): spidev is not "
+        "installed; SPI displays need spidev and the RPi.GPIO API of rpi-lgpio "
+        "(pip install spidev rpi-lgpio)"
+    )
 
 
 def test_the_kind_of_buses_comes_from_the_argument_then_the_environment_then_the_profile(

@@ -12,6 +12,7 @@ from luma.oled.device import sh1106, ssd1306
 from PIL import Image
 
 from hardware.display import OledChip, PartialSH1106, PartialSSD1306, RecordingSerial
+from hardware.display.pages import changed_spans, image_to_pages
 
 DRIVERS = {"ssd1306": (PartialSSD1306, ssd1306), "sh1106": (PartialSH1106, sh1106)}
 MODELS = [(chip, h) for chip in DRIVERS for h in (64, 32)]
@@ -71,6 +72,37 @@ def test_ssd1306_sends_one_window_per_page_when_changes_are_far_apart():
     ]  # fmt: skip
 
 
+def _two_page_change(first_page: range, second_page: range) -> Image.Image:
+    image = Image.new("1", (128, 64))
+    for x in first_page:
+        image.putpixel((x, 0), 1)  # page 0
+    for x in second_page:
+        image.putpixel((x, 8), 1)  # page 1
+    return image
+
+
+def test_ssd1306_sends_one_rectangle_when_it_costs_no_more_than_a_window_per_page():
+    # Each window costs 6 command bytes, its data and two transfers' overhead (2 bytes each).
+    # One 2x20 rectangle: 6 + 40 + 4 = 50 bytes; windows of 15 columns each: 2 x (6 + 15 + 4).
+    device, serial = started("ssd1306", 64)
+    serial.calls.clear()
+    device.display(_two_page_change(range(0, 15), range(5, 20)))
+    assert [call[0] for call in serial.calls] == ["command", "data"]  # the tie goes to one
+    assert serial.calls[0] == ["command", [0x21, 0, 19, 0x22, 0, 1]]
+    assert len(serial.calls[1][1]) == 40
+
+
+def test_ssd1306_sends_a_window_per_page_when_that_is_cheaper_by_two_bytes():
+    # The same rectangle (50 bytes) against windows of 14 columns each: 2 x (6 + 14 + 4) = 48.
+    device, serial = started("ssd1306", 64)
+    serial.calls.clear()
+    device.display(_two_page_change(range(0, 14), range(6, 20)))
+    assert serial.calls == [
+        ["command", [0x21, 0, 13, 0x22, 0, 0]], ["data", [0x01] * 14],
+        ["command", [0x21, 6, 19, 0x22, 1, 1]], ["data", [0x01] * 14],
+    ]  # fmt: skip
+
+
 def test_sh1106_addresses_each_changed_page_with_its_column_offset():
     device, serial = started("sh1106", 64)
     image = Image.new("1", (128, 64))
@@ -127,3 +159,17 @@ def test_the_decoded_frame_follows_every_partial_update(model, rotate, steps):
         expected = image.rotate(180) if rotate == 2 else image
         assert serial.chip.frame().tobytes() == expected.tobytes()
     assert serial.chip.unknown == ([] if chip == "ssd1306" else [0x20, 0x8D])
+
+
+def test_pages_of_a_greyscale_image_are_those_of_its_one_bit_threshold():
+    grey = Image.new("L", (128, 32))
+    grey.putpixel((3, 9), 200)
+    grey.putpixel((90, 30), 100)
+    pages = image_to_pages(grey)
+    assert pages == image_to_pages(grey.convert("1"))
+    assert [len(page) for page in pages] == [128] * 4  # one byte per column and page
+
+
+def test_frames_with_different_page_counts_cannot_be_compared():
+    with pytest.raises(ValueError):
+        changed_spans([bytes(128)] * 8, [bytes(128)] * 4)

@@ -6,6 +6,7 @@ import pytest
 from PIL import Image
 
 from hardware.display import DisplaySpec, EmulatedWiring, open_display
+from hardware.display.screen import Display, DisplayHealth
 
 
 class Clock:
@@ -105,3 +106,61 @@ def test_close_is_idempotent_and_a_closed_display_refuses_images(wiring, score_i
     display.close()
     with pytest.raises(ValueError, match="closed"):
         display.show(score_image(4))
+
+
+def test_a_display_carries_its_role_and_name_and_says_how_it_is(wiring, score_image):
+    display = open_display(DisplaySpec("stake-2", address=0x3D), wiring)
+    assert display.role == "stake-2"
+    assert display.name == "display stake-2 (ssd1306 128x64, i2c-1 0x3D)"
+    assert repr(display) == "<Display display stake-2 (ssd1306 128x64, i2c-1 0x3D) ok>"
+    wiring.i2c_buses[1].unplug(0x3D)
+    display.show(score_image(1))
+    assert repr(display) == "<Display display stake-2 (ssd1306 128x64, i2c-1 0x3D) failing>"
+
+
+def test_a_failure_is_recorded_with_the_error_s_kind_and_sentence(wiring, score_image):
+    display = open_display(DisplaySpec("stake-2", address=0x3D), wiring)
+    wiring.i2c_buses[1].unplug(0x3D)
+    assert display.show(score_image(1)) is False
+    assert display.health == DisplayHealth(
+        ok=False,
+        failures=1,
+        recoveries=0,
+        last_error="DeviceNotFoundError: I2C device not found on address: 0x3D",
+    )
+
+
+def test_a_clock_that_starts_at_zero_opens_the_display_at_once(wiring, clock, score_image):
+    clock.now = 0.0  # an emulated clock from zero: nothing has failed yet, nothing to wait for
+    display = open_display(DisplaySpec("stake-0"), wiring, clock=clock)
+    assert display.chip.is_on
+    assert display.show(score_image(5))
+    assert display.frame().tobytes() == score_image(5).tobytes()
+
+
+def test_each_recovery_counts_and_starts_the_back_off_afresh(wiring, clock, score_image):
+    display = open_display(DisplaySpec("stake-3"), wiring, clock=clock)
+    bus = wiring.i2c_buses[1]
+    for recovery in (1, 2):
+        bus.unplug(0x3C)
+        assert display.show(score_image(recovery)) is False
+        clock.now += 0.5  # the first retry comes after 0.5 s, not after the doubled delays
+        bus.plug(0x3C)
+        assert display.show(score_image(recovery + 10))
+        assert display.health.recoveries == recovery
+    assert display.health.failures == 2
+
+
+def test_close_can_leave_the_last_image_showing(wiring, score_image):
+    display = open_display(DisplaySpec("stake-4"), wiring)
+    display.show(score_image(4))
+    display.close(keep_image=True)
+    assert display.chip.is_on
+    assert display.frame().tobytes() == score_image(4).tobytes()
+
+
+def test_a_real_display_says_its_pixels_cannot_be_read_back():
+    display = Display(lambda: object(), role="status", name="status OLED", size=(128, 32))
+    with pytest.raises(ValueError, match=r"^status OLED is a real display: its pixels cannot"):
+        display.frame()
+    assert display.counters == {}

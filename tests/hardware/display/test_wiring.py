@@ -101,3 +101,53 @@ def test_a_real_bus_that_does_not_exist_makes_a_failing_display_with_a_sentence(
 def test_an_unknown_chip_is_refused(chip):
     with pytest.raises(ValueError, match="unknown chip"):
         open_display(DisplaySpec("stake-0", chip=chip), EmulatedWiring())
+
+
+def test_a_display_says_where_it_is_wired_in_an_installer_s_words():
+    assert DisplaySpec("stake-1", address=0x3D).where == "i2c-1 0x3D"
+    assert DisplaySpec("stake-2", bus=3, mux_channel=5).where == "i2c-3 channel 5 0x3C"
+    assert DisplaySpec("stake-3", interface="spi", bus=0, device=1, dc=25).where == (
+        "spi0 CE1 dc GPIO25"
+    )
+    spi = DisplaySpec("status", chip="sh1106", height=32, interface="spi", cs=5)
+    assert spi.where == "spi1 cs GPIO5 dc GPIO24"
+    assert spi.name == "display status (sh1106 128x32, spi1 cs GPIO5 dc GPIO24)"
+
+
+def test_an_emulated_i2c_bus_has_its_number_and_the_display_s_clock():
+    wiring = EmulatedWiring()
+    open_display(DisplaySpec("stake-0", bus=3, clock_hz=100_000), wiring)
+    bus = wiring.i2c_buses[3]
+    assert (bus.number, bus.meter.clock_hz) == (3, 100_000)
+    assert wiring.i2c_bus(4).meter.clock_hz == 400_000  # a bus at the usual fast mode
+
+
+def test_an_spi_display_uses_its_own_dc_reset_and_clock(score_image):
+    wiring = EmulatedWiring()
+    spec = DisplaySpec("stake-1", interface="spi", bus=0, dc=23, reset=27, clock_hz=4_000_000)
+    display = open_display(spec, wiring)
+    pins = {pin for pin, _ in wiring.lines.changes}
+    assert {23, 27} <= pins and not {24, 25} & pins  # not luma's default lines
+    assert [level for pin, level in wiring.lines.changes if pin == 27] == [0, 1]
+    assert display.show(score_image(3))
+    assert display.meter.clock_hz == 4_000_000
+    assert display.frame().tobytes() == score_image(3).tobytes()
+
+
+def test_a_short_display_and_a_turned_one_show_their_images(score_image):
+    wiring = EmulatedWiring()
+    short = open_display(DisplaySpec("status", height=32), wiring)
+    assert short.show(score_image(4, size=(128, 32)))
+    assert short.frame().size == (128, 32)
+    assert short.frame().tobytes() == score_image(4, size=(128, 32)).tobytes()
+    turned = open_display(DisplaySpec("stake-2", address=0x3D, rotate=2), wiring)
+    assert turned.show(score_image(5))
+    assert turned.frame().tobytes() == score_image(5).rotate(180).tobytes()
+
+
+def test_a_real_display_has_no_counters_and_no_pixels_to_read(tmp_path):
+    display = open_display(DisplaySpec("stake-0"), dev=tmp_path)  # no /dev/i2c-1 here
+    assert not display.health.ok and "i2c-1" in display.health.last_error
+    assert display.counters == {}
+    with pytest.raises(ValueError, match="real display"):
+        display.frame()
