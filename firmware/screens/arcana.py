@@ -240,8 +240,11 @@ def render_ranking(screen: RankingScreen, size: Size = FULL) -> Image.Image:
     players = screen.players[:4]
     if canvas.tall:
         heading(canvas, 1, screen.title or tr("score.ranking"))
+        # Persian names need taller rows (their ink up to 14 rows in the small font): the
+        # rows share out the room when fewer than four players leave it
+        pitch = min(16, 52 // max(len(players), 1)) if current().direction == "rtl" else 13
         for index, player in enumerate(players):
-            _ranking_row(canvas, 0, 12 + index * 13, canvas.width, 13, player, "medium")
+            _ranking_row(canvas, 0, 12 + index * pitch, canvas.width, pitch, player, "medium")
     else:
         cells = 1 if len(players) <= 3 else 2
         width = canvas.width // cells
@@ -271,11 +274,20 @@ def _ranking_row(canvas, x, y, width, height, player, name_font) -> None:
         canvas.text(rank_left, number_y, rank, font=name_font, fill=fill)
         canvas.text(x + 1, number_y, points, font=name_font, fill=fill)
         name_x = x + points_width + 4
+        # Persian letters reach 3 rows above and 5 below a Latin line: a name whose ink is
+        # taller than its row takes the small font, placed by its ink, never above its row
+        # (the row above may be a winner's box); a tail may reach the next row's first one
+        face = name_font
+        top, bottom = font(face).ink_rows(player.name)
+        if bottom - top + 1 > height - 1:
+            face = "small"
+            top, bottom = font(face).ink_rows(player.name)
+            text_y = y + max(0, (height - (bottom - top + 1)) // 2) - top
         canvas.text(
             name_x,
             text_y,
             player.name,
-            font=name_font,
+            font=face,
             fill=fill,
             width=rank_left - 3 - name_x,
             align="right",

@@ -478,12 +478,9 @@ def test_the_persian_ranking_reads_right_to_left(size, marks_of):
     English rank, name, points from the left."""
     with using("fa"):
         marks = marks_of(RANKING, size)
-    for name, points in (("مریم", "21"), ("Ann", "17"), ("سارا", "12")):
+    for rank, name, points in ((1, "مریم", "21"), (2, "Ann", "17"), (3, "سارا", "12")):
         assert marks[points].x1 < marks[name].x0, name
-        rank = next(
-            mark for text, mark in marks.items() if text.endswith(".") and mark.y0 == marks[name].y0
-        )
-        assert marks[name].x1 < rank.x0
+        assert marks[name].x1 < marks[f"{RLM}{rank}."].x0, name
     with using("en"):
         marks = marks_of(RankingScreen(players=(RankedPlayer(1, "Ann", 21),)), size)
     assert marks["1."].x1 < marks["Ann"].x0 < marks["Ann"].x1 < marks["21"].x0
@@ -509,3 +506,34 @@ def test_the_persian_ranking_puts_the_winner_first_on_the_right_at_128x32(marks_
     with using("fa"):
         marks = marks_of(four, SIZE_128X32)
     assert marks["مریم"].x0 > 64 > marks["Ann"].x1  # the second cell on the left
+
+
+@pytest.mark.parametrize("count", [2, 3, 4])
+def test_a_persian_winners_name_stays_inside_its_box_and_clear_of_the_next_row(count, marks_of):
+    """Persian names reach higher and lower than Latin ones: with up to three players the rows
+    are taller, so the winner's inverted box holds its whole name and the next name stays
+    below it (the mages' Persian names, every order)."""
+    from itertools import pairwise, permutations
+
+    from engine.resarcana import CARDS
+    from firmware.language import load
+
+    names = [load("fa").res_arcana_cards[card] for card, c in CARDS.items() if c.kind == "mage"]
+    for order in permutations(names, min(count, len(names))):
+        players = tuple(RankedPlayer(i + 1, name, 20 - i) for i, name in enumerate(order))
+        screen = RankingScreen(players=players)
+        with using("fa"):
+            marks = marks_of(screen, SIZE_128X64)
+            image = render(screen, SIZE_128X64, "fa")
+        rows = []
+        for name in order:
+            mark = marks[name]
+            face = load_font("small" if mark.y1 - mark.y0 == 7 else "medium")
+            top, bottom = face.ink_rows(name)
+            rows.append((mark.y0 + top, mark.y0 + bottom))
+        box_bottom = max(y for y in range(12, 64) if image.getpixel((0, y)))
+        if count < 4:
+            assert rows[0][0] >= 12 and rows[0][1] <= box_bottom, order
+            assert rows[1][0] > box_bottom, order
+        # four rows of 13: a tail may share a pixel row with the next name's top, no more
+        assert all(a[1] <= b[0] for a, b in pairwise(rows)), order
