@@ -357,7 +357,7 @@ class Companion:
 
     def frames(self) -> dict[str, Image.Image]:
         """The image of every screen role: the controller's, a notice over it, or trouble."""
-        with using(self.current_language()):
+        with using(self.current_language(), getattr(self.games, "digits", None)):
             return self.drawing.frames(self.controller.screens(), self.notices, self.troubles)
 
     def redraw(self) -> None:

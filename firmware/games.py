@@ -19,9 +19,9 @@ from typing import Any
 from engine.protocol import Rules
 from firmware.controllers.base import Controller
 from firmware.controllers.chooser import GameChooser
+from firmware.language import DIGITS, LanguageError, res_arcana_name, text
 from firmware.language import code as language_code
 from firmware.language import load as load_language
-from firmware.language import res_arcana_name, text
 from firmware.registry import Registry
 
 FULL_TABLE_PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
@@ -59,9 +59,13 @@ class GameShelf:
         seed: int | None = None,
         seats: tuple[str, ...] = (),
         language: str = "en",
+        digits: str = "latin",
     ) -> None:
         self.catalog_source = catalog
         self.language = load_language(language).code  # the setup's first; chosen per game
+        if digits not in DIGITS:
+            raise LanguageError(f"digits are written {' or '.join(DIGITS)}, not {digits!r}")
+        self.digits = digits  # "persian": ۰-۹ on the screens of a right-to-left game
         self.bindings = dict(bindings or {})
         self.status_role = status_role
         self.pads = pads  # reader roles, in table order; each has a display of the same role
@@ -84,6 +88,7 @@ class GameShelf:
         if roles == ("main",) or not roles:
             roles = FULL_TABLE_PADS
         options.setdefault("language", getattr(profile, "language", "en"))
+        options.setdefault("digits", getattr(profile, "digits", "latin"))
         return cls(pads=roles, seats=tuple(getattr(profile, "seats", ())), **options)
 
     @cached_property

@@ -37,6 +37,9 @@ from firmware.errors import FirmwareError
 HERE = Path(__file__).parent
 DEFAULT = "en"
 RIGHT_TO_LEFT = frozenset({"fa"})
+# How numbers are written on the screens (the profile's `[table] digits`): "latin" (0-9)
+# everywhere, or "persian" (۰-۹) in a right-to-left language; English and German keep 0-9.
+DIGITS = ("latin", "persian")
 
 
 class LanguageError(FirmwareError, ValueError):
@@ -117,14 +120,28 @@ def current() -> Language:
     return load(_current.get())
 
 
+_digits: ContextVar[str] = ContextVar("digits", default="latin")
+
+
+def digits() -> str:
+    """How the screens drawn now write numbers: "persian" (۰-۹) when asked for and the
+    language reads right to left, else "latin" (0-9)."""
+    return "persian" if _digits.get() == "persian" and current().direction == "rtl" else "latin"
+
+
 @contextmanager
-def using(code: str | None) -> Iterator[Language]:
-    """Build and draw in this language inside the block (None or "": English)."""
+def using(code: str | None, digits: str | None = None) -> Iterator[Language]:
+    """Build and draw in this language inside the block (None or "": English), with its
+    numbers in `digits` ("latin" or "persian"; None: as around the block)."""
     language = load(code or DEFAULT)
+    if digits is not None and digits not in DIGITS:
+        raise LanguageError(f"digits are written {' or '.join(DIGITS)}, not {digits!r}")
     token = _current.set(language.code)
+    style = _digits.set(digits or _digits.get())
     try:
         yield language
     finally:
+        _digits.reset(style)
         _current.reset(token)
 
 

@@ -8,10 +8,18 @@ from __future__ import annotations
 
 from PIL import Image
 
+from firmware.language import current
 from firmware.language import text as tr
 from firmware.screens.canvas import PAPER, Canvas, font
 from firmware.screens.general import message
-from firmware.screens.layout import alert_block, columns, result_bar, title_row, to_play
+from firmware.screens.layout import (
+    alert_block,
+    columns,
+    heading,
+    result_bar,
+    title_row,
+    to_play,
+)
 from firmware.screens.models import (
     ArcanaStatusScreen,
     BreakdownScreen,
@@ -23,6 +31,7 @@ from firmware.screens.models import (
     StakeScreen,
     StruggleScreen,
 )
+from firmware.screens.shaping import RLM
 from firmware.screens.short_forms import forms, short_form
 
 Size = tuple[int, int]
@@ -173,7 +182,7 @@ def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image
     canvas = Canvas(size)
     hands = [(hand.label, hand.cards, hand.label == screen.turn) for hand in screen.hands]
     if canvas.tall:
-        canvas.text(0, 1, tr("status.round", round=screen.round))
+        heading(canvas, 1, tr("status.round", round=screen.round))
         if screen.turn:
             canvas.icon("turn", 0, 15)
             turn = to_play(screen.turn, "medium", canvas.width - 11)
@@ -214,12 +223,12 @@ def render_round_results(screen: RoundResultsScreen, size: Size = FULL) -> Image
     unwon = tr("results.no_winner_at", n=screen.unwon) if screen.unwon else tr("results.all_won")
     title = tr("results.title", round=screen.round)
     if canvas.tall:
-        canvas.text(0, 1, title)
+        heading(canvas, 1, title)
         columns(canvas, entries, top=16, big=True)
         canvas.text(0, 45, unwon, align="center")
         canvas.text(0, 56, tr("results.go_on"), align="center")
     else:
-        canvas.text(0, 1, title)
+        heading(canvas, 1, title)
         columns(canvas, entries, top=13, big=False)
         canvas.text(0, 24, unwon, align="center")
     return canvas.image
@@ -230,16 +239,20 @@ def render_ranking(screen: RankingScreen, size: Size = FULL) -> Image.Image:
     canvas = Canvas(size)
     players = screen.players[:4]
     if canvas.tall:
-        canvas.text(0, 1, screen.title or tr("score.ranking"))
+        heading(canvas, 1, screen.title or tr("score.ranking"))
+        # Persian names need taller rows (their ink up to 14 rows in the small font): the
+        # rows share out the room when fewer than four players leave it
+        pitch = min(16, 52 // max(len(players), 1)) if current().direction == "rtl" else 13
         for index, player in enumerate(players):
-            _ranking_row(canvas, 0, 12 + index * 13, canvas.width, 13, player, "medium")
+            _ranking_row(canvas, 0, 12 + index * pitch, canvas.width, pitch, player, "medium")
     else:
         cells = 1 if len(players) <= 3 else 2
         width = canvas.width // cells
         pitch = 32 // ((len(players) + cells - 1) // cells or 1)
         pitch = min(pitch, 16)
         for index, player in enumerate(players):
-            x = (index % cells) * width
+            column = index % cells
+            x = (cells - 1 - column if current().direction == "rtl" else column) * width
             y = (index // cells) * pitch
             _ranking_row(canvas, x, y, width - (2 if cells > 1 else 0), pitch, player, "small")
     return canvas.image
@@ -255,6 +268,31 @@ def _ranking_row(canvas, x, y, width, height, player, name_font) -> None:
     number_y = text_y
     points = str(player.points)
     points_width = font(name_font).width(points)
+    if current().direction == "rtl":  # mirrored: the rank on the right, the points on the left
+        rank = f"{RLM}{player.rank}."  # its dot on the left, where a Persian reader ends
+        rank_left = x + width - 1 - font(name_font).width(rank)
+        canvas.text(rank_left, number_y, rank, font=name_font, fill=fill)
+        canvas.text(x + 1, number_y, points, font=name_font, fill=fill)
+        name_x = x + points_width + 4
+        # Persian letters reach 3 rows above and 5 below a Latin line: a name whose ink is
+        # taller than its row takes the small font, placed by its ink, never above its row
+        # (the row above may be a winner's box); a tail may reach the next row's first one
+        face = name_font
+        top, bottom = font(face).ink_rows(player.name)
+        if bottom - top + 1 > height - 1:
+            face = "small"
+            top, bottom = font(face).ink_rows(player.name)
+            text_y = y + max(0, (height - (bottom - top + 1)) // 2) - top
+        canvas.text(
+            name_x,
+            text_y,
+            player.name,
+            font=face,
+            fill=fill,
+            width=rank_left - 3 - name_x,
+            align="right",
+        )
+        return
     rank_right = canvas.text(x + 1, number_y, f"{player.rank}.", font=name_font, fill=fill)
     canvas.text(x + width - points_width - 1, number_y, points, font=name_font, fill=fill)
     name_x = rank_right + 3

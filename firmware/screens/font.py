@@ -75,6 +75,17 @@ class Font:
             x += self.advance(char)
         return x
 
+    def ink_rows(self, text: str) -> tuple[int, int]:
+        """The first and last row with ink of the drawn text, counted from its capitals' top
+        (a Persian word's dots and tails reach above and below: e.g. (-4, 10)); (0, -1) for
+        text without ink."""
+        width = sum(self.glyph(char).width + 8 for char in self.pasted(text)) + 16
+        image = Image.new("1", (width, self.height + 2), 0)
+        self.draw(image, 8, self.cap_top + 1, text)
+        box = image.getbbox()
+        y = self.cap_top + 1
+        return (box[1] - y, box[3] - 1 - y) if box else (0, -1)
+
     def fit(self, text: str, width: int) -> str:
         """The text, shortened with a visible ellipsis when it is wider than width pixels.
         The cut is at the logical end: the right of a left-to-right text, the left of a

@@ -195,6 +195,15 @@ PERSIAN_EXAMPLES: dict[str, m.Screen] = {
     ),
     "prompt_fa": m.PromptScreen("کارت را روی جایگاه بگذارید", title="جایگاه ۱"),
     "choice_fa": m.ChoiceScreen("بازی را انتخاب کنید", ("آرکانا", "رس آرکانا"), selected=1),
+    # the ranking mirrored: rank on the right, then the name, the points on the left
+    "ranking_fa": m.RankingScreen(
+        players=(
+            m.RankedPlayer(1, "مریم", 21),
+            m.RankedPlayer(2, "Ann", 17),
+            m.RankedPlayer(3, "سارا", 12),
+            m.RankedPlayer(4, "رضا", 9),
+        )
+    ),
     "refusal_fa": m.RefusalScreen("این کنش ۲ طلا و ۱ جوهر دیگر لازم دارد"),
     # the widest of fa.toml's undo sentences ("used {card}"), with the Persian Bone Dragon
     "undo_fa": m.UndoScreen("قدرت اژدهای استخوانی را فعال کرد"),

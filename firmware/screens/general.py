@@ -123,22 +123,20 @@ def render_choice(screen: ChoiceScreen, size: Size = FULL) -> Image.Image:
     """A list chosen with the buttons: the selected option inverted, a hint at the bottom.
 
     At most three options show at once on 128x64 (one on 128x32), scrolled so the selected
-    one is visible.
+    one is visible; two in right-to-left (Persian) text, whose dots and tails need taller rows
+    (`_choice_rtl`).
     """
     canvas = Canvas(size)
     count = len(screen.options)
     selected = min(max(screen.selected, 0), count - 1) if count else 0
     position = f"{selected + 1}/{count}" if count else ""
-    if canvas.tall:
+    if canvas.tall and is_rtl(screen.title):
+        _choice_rtl(canvas, screen, selected, position, screen.hint or tr("choice.hint"))
+    elif canvas.tall:
         canvas.box(0, 0, canvas.width - 1, 10)
         position_width = font("small").width(position)
-        # a right-to-left title reads from the right: the count goes to the left of it
-        mirror = is_rtl(screen.title)
-        title_x = position_width + 6 if mirror else 2
-        canvas.text(2 if mirror else canvas.width - position_width - 2, 2, position, fill=PAPER)
-        canvas.text(
-            title_x, 2, screen.title, width=canvas.width - position_width - 8, fill=PAPER
-        )
+        canvas.text(canvas.width - position_width - 2, 2, position, fill=PAPER)
+        canvas.text(2, 2, screen.title, width=canvas.width - position_width - 8, fill=PAPER)
         first = min(max(selected - 1, 0), max(count - 3, 0))
         for row, index in enumerate(range(first, min(first + 3, count))):
             y = 12 + row * 14
@@ -168,3 +166,40 @@ def render_choice(screen: ChoiceScreen, size: Size = FULL) -> Image.Image:
                 12, 16, screen.options[selected], font="medium", width=canvas.width - 14, fill=PAPER
             )
     return canvas.image
+
+
+RTL_BAR = 15  # rows of the title bar of a right-to-left choice: the tallest title's ink
+RTL_ROW = 16  # rows of each option's box
+
+
+def _choice_rtl(
+    canvas: Canvas, screen: ChoiceScreen, selected: int, position: str, hint: str
+) -> None:
+    """The 128x64 choice in Persian: each text placed by its ink, so a title's tails stay in
+    its bar, clear of the selected option's box, and an option's dots inside its box. The
+    count stands left of the title; two options show at once, in the small font, the hint's
+    last ink row on the panel's last row.
+    """
+    small = font("small")
+    canvas.box(0, 0, canvas.width - 1, RTL_BAR - 1)
+    top, bottom = small.ink_rows(screen.title)
+    y = (RTL_BAR - (bottom - top + 1)) // 2 - top
+    position_width = small.width(position)
+    canvas.text(2, y, position, fill=PAPER)
+    canvas.text(
+        position_width + 6, y, screen.title, width=canvas.width - position_width - 8, fill=PAPER
+    )
+    count = len(screen.options)
+    first = min(selected, max(count - 2, 0))  # the selected one and the next
+    for row, index in enumerate(range(first, min(first + 2, count))):
+        box_top = RTL_BAR + 1 + row * RTL_ROW
+        chosen = index == selected
+        if chosen:
+            canvas.box(0, box_top, canvas.width - 1, box_top + RTL_ROW - 1)
+            canvas.icon("turn", 2, box_top + (RTL_ROW - 12) // 2, fill=PAPER)
+        option = screen.options[index]
+        top, bottom = small.ink_rows(option)
+        y = box_top + (RTL_ROW - (bottom - top + 1)) // 2 - top
+        canvas.text(12, y, option, width=canvas.width - 14, fill=PAPER if chosen else 1)
+    _, bottom = small.ink_rows(hint)
+    canvas.text(0, canvas.height - 1 - bottom, hint, align="center")

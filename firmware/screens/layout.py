@@ -23,6 +23,12 @@ def title_row(canvas: Canvas, icon: str, number: str, text: str) -> bool:
     return shown
 
 
+def heading(canvas: Canvas, y: int, text: str, face: str = "small") -> int:
+    """A line of text across the whole width without a box: from the left edge, or (right to
+    left, Persian) against the right edge, where its reading starts."""
+    return canvas.text(0, y, text, font=face, width=canvas.width)
+
+
 def columns(canvas: Canvas, entries: Sequence[tuple[str, int, bool]], top: int, big: bool) -> None:
     """One column per (label, number, highlighted) entry, side by side over the full width.
 

@@ -14,6 +14,7 @@ from typing import Any
 from PIL import Image
 
 from firmware.language import current, using
+from firmware.language import digits as digits_now
 from firmware.screens import arcana, general, resarcana
 from firmware.screens import models as m
 
@@ -45,10 +46,17 @@ RENDERERS: dict[type, Callable[[Any, Size], Image.Image]] = {
 }
 
 
-def render(screen: m.Screen, size: Size = SIZE_128X64, language: str | None = None) -> Image.Image:
+def render(
+    screen: m.Screen,
+    size: Size = SIZE_128X64,
+    language: str | None = None,
+    digits: str | None = None,
+) -> Image.Image:
     """The mode "1" image of a screen model on a display of the given size (128x64 or
-    128x32), its own words in `language` (None: the current one, see `firmware.language`).
-    Pure: the same model, size and language always give the same pixels.
+    128x32), its own words in `language` (None: the current one, see `firmware.language`),
+    its numbers in `digits` ("persian": ۰-۹ in a right-to-left language; None: as the
+    current context says, "latin" unless the table profile asks). Pure: the same model,
+    size, language and digits always give the same pixels.
 
     The companion redraws every screen after every event, and most of them have not changed:
     images of recent models are kept (models are frozen, so a model is its own key) and a copy
@@ -59,17 +67,19 @@ def render(screen: m.Screen, size: Size = SIZE_128X64, language: str | None = No
     if type(screen) not in RENDERERS:
         raise TypeError(f"{type(screen).__name__} is not a screen model")
     code = language or current().code
+    with using(code, digits):
+        style = digits_now()
     try:
-        return _cached(screen, size, code).copy()
+        return _cached(screen, size, code, style).copy()
     except TypeError:  # a model holding a list: not hashable, draw it afresh
-        return _draw(screen, size, code)
+        return _draw(screen, size, code, style)
 
 
 @functools.lru_cache(maxsize=256)
-def _cached(screen: m.Screen, size: Size, code: str) -> Image.Image:
-    return _draw(screen, size, code)
+def _cached(screen: m.Screen, size: Size, code: str, style: str) -> Image.Image:
+    return _draw(screen, size, code, style)
 
 
-def _draw(screen: m.Screen, size: Size, code: str) -> Image.Image:
-    with using(code):
+def _draw(screen: m.Screen, size: Size, code: str, style: str) -> Image.Image:
+    with using(code, style):
         return RENDERERS[type(screen)](screen, size)

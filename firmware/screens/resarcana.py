@@ -8,7 +8,7 @@ from PIL import Image
 
 from firmware.language import text as tr
 from firmware.screens.canvas import PAPER, Canvas, font
-from firmware.screens.layout import alert_block, columns, result_bar, to_play
+from firmware.screens.layout import alert_block, columns, heading, result_bar, to_play
 from firmware.screens.models import (
     Essence,
     Essences,
@@ -95,7 +95,7 @@ def render_res_status(screen: ResStatusScreen, size: Size = FULL) -> Image.Image
     canvas = Canvas(size)
     turn = tr("status.to_play", name=screen.turn) if screen.turn else ""
     if canvas.tall:
-        canvas.text(0, 1, tr("status.round", round=screen.round))
+        heading(canvas, 1, tr("status.round", round=screen.round))
         if screen.alert:
             alert_block(canvas, screen.alert, top=11, bottom=29)
         elif turn:
@@ -154,8 +154,8 @@ def render_production(screen: ProductionScreen, size: Size = FULL) -> Image.Imag
         return f"+{count}" if count else "-"
 
     if canvas.tall:
-        canvas.text(0, 1, tr("res.production", round=screen.round))
-        canvas.text(0, 14, screen.name, font="medium")
+        heading(canvas, 1, tr("res.production", round=screen.round))
+        heading(canvas, 14, screen.name, "medium")
         essence_row(canvas, screen.gained, top=33, show=gained)
     else:
         essence_row(canvas, screen.gained, top=0, show=gained)
@@ -176,7 +176,7 @@ def render_victory_check(screen: VictoryCheckScreen, size: Size = FULL) -> Image
     else:
         outcome = tr("res.many_win", names=" & ".join(screen.winners))
     if canvas.tall:
-        canvas.text(0, 1, tr("res.goal", round=screen.round, goal=screen.goal))
+        heading(canvas, 1, tr("res.goal", round=screen.round, goal=screen.goal))
         columns(canvas, entries, top=14, big=True)
     else:
         columns(canvas, entries, top=3, big=False)

@@ -17,6 +17,7 @@ from hardware.profile.loading import PROFILES, load_profile, parse_profile, prof
 from hardware.profile.messages import ProfileError
 from hardware.profile.specs import (
     BUTTON_ROLES,
+    DIGITS,
     DISPLAY_ROLES,
     LANGUAGES,
     MIN_SEATS,
@@ -33,6 +34,7 @@ from hardware.profile.values import KEYS, SECTIONS
 
 __all__ = [
     "BUTTON_ROLES",
+    "DIGITS",
     "DISPLAY_ROLES",
     "GPIO_PINS",
     "I2C_PINS",

@@ -12,6 +12,7 @@ from hardware.header import I2C_PINS, SPI_CE_PINS, SPI_PINS, UART_PINS
 from hardware.profile.messages import closest, expected
 from hardware.profile.specs import (
     BUTTON_ROLES,
+    DIGITS,
     DISPLAY_ROLES,
     LANGUAGES,
     MIN_SEATS,
@@ -45,6 +46,7 @@ class Checker(Values):
             one_field_at_a_time=self.value("table", 0, table, "one_field_at_a_time", bool, True),
             buses=self.value("table", 0, table, "buses", str, None, choices=KINDS),
             language=self.value("table", 0, table, "language", str, "en", choices=LANGUAGES),
+            digits=self.value("table", 0, table, "digits", str, "latin", choices=DIGITS),
         )
         self.hold_s = self.value("table", 0, table, "hold_s", float, 1.0, low=0.05, high=10.0)
         self.mux = self.check_mux()

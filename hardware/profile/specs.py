@@ -16,6 +16,7 @@ MIN_SEATS = 2
 # The languages the screens have catalogs for (firmware/language/*.toml; hardware/ does not
 # import firmware/, tests/firmware/test_language.py keeps the two lists in step).
 LANGUAGES = ("en", "de", "fa")  # the catalogs in firmware/language/
+DIGITS = ("latin", "persian")  # how the screens write numbers (firmware.language.DIGITS)
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ class Profile:
     one_field_at_a_time: bool = True
     description: str = ""
     language: str = "en"  # the screens' first language (firmware/language/ has its catalogs)
+    digits: str = "latin"  # "persian": ۰-۹ on the screens of a right-to-left language (fa)
     readers: tuple[ReaderSpec, ...] = ()
     displays: tuple[DisplaySpec, ...] = ()
     buttons: tuple[ButtonSpec, ...] = ()

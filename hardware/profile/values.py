@@ -16,7 +16,14 @@ from hardware.profile.web import WEB_KEYS
 SECTIONS = {"table", "mux", "readers", "displays", "buttons", "buzzer", "encoder", "web"}
 KEYS = {
     "table": {
-        "name", "absence_s", "one_field_at_a_time", "hold_s", "description", "buses", "language"
+        "name",
+        "absence_s",
+        "one_field_at_a_time",
+        "hold_s",
+        "description",
+        "buses",
+        "language",
+        "digits",
     },
     "mux": {"bus", "address", "kernel", "kernel_buses"},
     "readers": {

@@ -149,3 +149,79 @@ def test_the_table_profile_names_the_first_language():
     assert parse_profile(text).language == "en"
     with pytest.raises(ProfileError, match="language"):
         parse_profile(text.replace("[table]\n", '[table]\nlanguage = "xx"\n', 1))
+
+
+def shown_texts(screen, code: str, digits: str | None) -> dict[str, str]:
+    """What each text of the screen was drawn as (its glyphs), by the text asked for."""
+    from firmware.screens import RENDERERS
+    from firmware.screens.canvas import Canvas
+
+    made: list[Canvas] = []
+    original = Canvas.__init__
+
+    def keep(self, size):
+        original(self, size)
+        made.append(self)
+
+    Canvas.__init__ = keep  # type: ignore[method-assign]
+    try:
+        with using(code, digits):
+            RENDERERS[type(screen)](screen, (128, 64))
+    finally:
+        Canvas.__init__ = original  # type: ignore[method-assign]
+    return {mark.text: mark.shown for canvas in made for mark in canvas.marks}
+
+
+def test_persian_digits_are_drawn_on_a_persian_screen_only_when_asked_for():
+    from firmware.screens import RankedPlayer, RankingScreen
+
+    ranking = RankingScreen(players=(RankedPlayer(1, "مریم", 21), RankedPlayer(2, "سارا", 17)))
+    persian = shown_texts(ranking, "fa", "persian")
+    assert persian["21"] == "۲۱" and persian["17"] == "۱۷"
+    assert not set(persian["21"] + persian["17"]) & set("0123456789")
+    latin = shown_texts(ranking, "fa", None)
+    assert latin["21"] == "21" and latin["17"] == "17"  # the default: 0-9
+    # English and German keep 0-9, pixel for pixel, whatever the table asks for
+    english = RankingScreen(players=(RankedPlayer(1, "Ann", 21),))
+    assert shown_texts(english, "en", "persian")["21"] == "21"
+    for code in ("en", "de"):
+        drawn = render(english, language=code, digits="persian").tobytes()
+        assert drawn == render(english, language=code).tobytes()
+    assert (
+        render(ranking, language="fa", digits="persian").tobytes()
+        != render(ranking, language="fa").tobytes()
+    )
+
+
+def test_the_table_profiles_digits_reach_the_screens(tmp_path):
+    from hardware.profile import PROFILES, parse_profile
+
+    text = (PROFILES / "full-table.toml").read_text(encoding="utf-8")
+    persian = text.replace("[table]\n", '[table]\nlanguage = "fa"\ndigits = "persian"\n', 1)
+    profile = parse_profile(persian)
+    assert (profile.language, profile.digits) == ("fa", "persian")
+    assert parse_profile(text).digits == "latin"
+    top = EmulatedTable(tmp_path, GameShelf.for_profile(profile))
+    with using("fa"):
+        choice = top.companion.controller.screens()["status"]
+    assert isinstance(choice, ChoiceScreen)
+    shown = top.screens()["status"].tobytes()
+    assert shown == render(choice, language="fa", digits="persian").tobytes()
+    assert shown != render(choice, language="fa").tobytes()  # its count: ۱/۴, not 1/4
+    assert shown_texts(choice, "fa", "persian")["1/4"] == "۱/۴"
+    top.close()
+
+
+def test_a_bad_digits_setting_is_refused_with_a_sentence():
+    from firmware.language import DIGITS
+    from hardware.profile import DIGITS as PROFILE_DIGITS
+    from hardware.profile import PROFILES, ProfileError, parse_profile
+
+    assert DIGITS == PROFILE_DIGITS  # hardware/ cannot import firmware/: kept in step
+    text = (PROFILES / "full-table.toml").read_text(encoding="utf-8")
+    with pytest.raises(ProfileError, match="digits 'arabic' is not one of latin, persian"):
+        parse_profile(text.replace("[table]\n", '[table]\ndigits = "arabic"\n', 1))
+    with pytest.raises(LanguageError, match="digits are written latin or persian, not 'roman'"):
+        GameShelf(digits="roman")
+    with pytest.raises(LanguageError, match="not 'roman'"):
+        render(ChoiceScreen("x", ("a",)), digits="roman")

@@ -31,6 +31,7 @@ from firmware.screens import RENDERERS, SIZES, Screen
 from firmware.screens.canvas import Canvas, Mark
 from firmware.screens.font import ELLIPSIS, load_font
 from firmware.screens.gallery import EXAMPLES, LANGUAGE_OF
+from firmware.screens.shaping import is_rtl
 from firmware.screens.short_forms import forms, is_short_form
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -316,3 +317,98 @@ def test_the_catalog_builders_status_screen_fits_whole(code):
     controller.read = 999
     with using(code):
         assert_nothing_cut(controller.screens().items())
+
+
+def drawn_marks(screen: Screen, size) -> tuple[object, list[Mark]]:
+    """The image of the screen and the marks of what was drawn on it."""
+    made: list[Canvas] = []
+    original = Canvas.__init__
+
+    def keep(self, canvas_size):
+        original(self, canvas_size)
+        made.append(self)
+
+    Canvas.__init__ = keep  # type: ignore[method-assign]
+    try:
+        image = RENDERERS[type(screen)](screen, size)
+    finally:
+        Canvas.__init__ = original  # type: ignore[method-assign]
+    return image, made[0].marks
+
+
+def ink_runs(image, column: int = 0) -> list[range]:
+    """The runs of ink rows of one column: the title bar and the selected option's box."""
+    runs, start = [], None
+    for y in range(image.height + 1):
+        ink = y < image.height and image.getpixel((column, y))
+        if ink and start is None:
+            start = y
+        elif not ink and start is not None:
+            runs.append(range(start, y))
+            start = None
+    return runs
+
+
+def overlaps(screen) -> list[str]:
+    """At 128x64: the title's ink rows outside its bar or meeting the selected option's box,
+    the selected option's ink rows outside its box (checked in right-to-left choices: an
+    English descender, the g of "Language", still reaches two rows below its box)."""
+    image, marks = drawn_marks(screen, (128, 64))
+    small = load_font("small")
+    bar, *boxes = ink_runs(image)
+    by_text = {mark.text: mark for mark in marks}
+    title = by_text[screen.title]
+    top, bottom = small.ink_rows(title.shown)
+    title_rows = set(range(title.y0 + top, title.y0 + bottom + 1))
+    option = by_text[screen.options[screen.selected]]
+    face = load_font("medium" if option.y1 - option.y0 == 10 else "small")
+    top, bottom = face.ink_rows(option.shown)
+    option_rows = set(range(option.y0 + top, option.y0 + bottom + 1))
+    (box,) = [run for run in boxes if option.y0 in run]
+    problems = []
+    if not title_rows <= set(bar):
+        problems.append(
+            f"title {screen.title!r} ink rows {sorted(title_rows - set(bar))} off its bar"
+        )
+    if title_rows & set(box):
+        problems.append(f"title {screen.title!r} meets the selected option's box")
+    if is_rtl(screen.title) and not option_rows <= set(box):  # (English: see the note)
+        problems.append(
+            f"option {option.text!r} ink rows {sorted(option_rows - set(box))} off its box"
+        )
+    return problems
+
+
+@pytest.mark.parametrize("code", codes())
+def test_the_game_choice_title_stays_clear_of_the_selected_option(tmp_path, code):
+    """A title's ink stays in its bar, apart from the selected option's inverted box, and that
+    option's ink inside the box, at every line of every choice of the game choice."""
+    from firmware.screens import ChoiceScreen
+
+    with using(code):
+        table = QuickTable(tmp_path, GameShelf(language=code))
+        options = len(table.companion.controller.screens()["status"].options)
+        for _ in range(options - 1):
+            table.press("select")
+        choices = {screen for _, screen in table.shown if isinstance(screen, ChoiceScreen)}
+        choices |= {
+            screen
+            for name, screen in EXAMPLES.items()
+            if isinstance(screen, ChoiceScreen) and LANGUAGE_OF.get(name, "en") == code
+        }
+        problems = [problem for screen in choices for problem in overlaps(screen)]
+    assert len(choices) >= options
+    assert not problems, "\n".join(problems)
+
+
+def test_an_overlap_of_title_and_selected_option_is_found():
+    """The check above finds a Persian title drawn the left-to-right way (its 11-row bar):
+    a left-to-right mark in front keeps it out of the right-to-left layout."""
+    from firmware.screens import ChoiceScreen
+
+    options = ("آرکانا", "رس آرکانا")
+    with using("fa"):
+        assert overlaps(ChoiceScreen("کدام بازی؟", options, selected=0)) == []
+        problems = overlaps(ChoiceScreen("\u200eکدام بازی؟", options, selected=0))
+    assert any("meets the selected option's box" in problem for problem in problems)
+    assert any("off its bar" in problem for problem in problems)

@@ -19,15 +19,20 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
+from firmware.language import text as tr
+from firmware.language import using
 from firmware.screens import (
     RENDERERS,
     SIZE_128X32,
     SIZE_128X64,
     ChoiceScreen,
     Essences,
+    RankedPlayer,
+    RankingScreen,
     SeatScreen,
     Strength,
     VictoryCheckScreen,
+    render,
 )
 from firmware.screens import font as font_module
 from firmware.screens.canvas import Canvas
@@ -120,7 +125,7 @@ def test_the_font_pastes_the_glyphs_the_shaping_libraries_give_left_to_right(nam
     assert REPLACEMENT not in expected or REPLACEMENT in text
     # each glyph starts where the previous one's advance ended, from left to right
     pen = 2
-    for (char, (box, _)) in zip(expected, log.pastes, strict=True):
+    for char, (box, _) in zip(expected, log.pastes, strict=True):
         left = face.spacing.get(char, (0, 0))[1]
         assert box[0] == pen - left
         pen += face.advance(char)
@@ -460,3 +465,75 @@ def test_each_glyph_file_parses_alone_with_its_name_and_letter_height(name, cap_
     assert face.name == name and face.cap_height == cap_height
     assert face.cap_top + face.cap_height <= face.baseline + 1
     assert {glyph.height for glyph in face.glyphs.values()} == {face.height}
+
+
+RANKING = RankingScreen(
+    players=(RankedPlayer(1, "مریم", 21), RankedPlayer(2, "Ann", 17), RankedPlayer(3, "سارا", 12))
+)
+
+
+@pytest.mark.parametrize("size", [SIZE_128X64, SIZE_128X32])
+def test_the_persian_ranking_reads_right_to_left(size, marks_of):
+    """Rank on the right, then the name, the points on the left (a Latin name too); in
+    English rank, name, points from the left."""
+    with using("fa"):
+        marks = marks_of(RANKING, size)
+    for rank, name, points in ((1, "مریم", "21"), (2, "Ann", "17"), (3, "سارا", "12")):
+        assert marks[points].x1 < marks[name].x0, name
+        assert marks[name].x1 < marks[f"{RLM}{rank}."].x0, name
+    with using("en"):
+        marks = marks_of(RankingScreen(players=(RankedPlayer(1, "Ann", 21),)), size)
+    assert marks["1."].x1 < marks["Ann"].x0 < marks["Ann"].x1 < marks["21"].x0
+
+
+def test_the_persian_ranking_title_stands_against_the_right_edge(marks_of):
+    with using("fa"):
+        title = tr("score.ranking")
+        marks = marks_of(RANKING, SIZE_128X64)
+        image = render(RANKING, SIZE_128X64, "fa")
+    assert marks[title].x1 == 128 and marks[title].x0 > 40
+    ink = image.crop((0, 0, 128, 11)).getbbox()
+    assert ink is not None and ink[0] > 40 and ink[2] >= 126  # its pixels, not just its mark
+    with using("en"):
+        marks = marks_of(RANKING, SIZE_128X64)
+    assert marks["Final ranking"].x0 == 0
+    image = render(RANKING, SIZE_128X64, "en")
+    assert image.crop((0, 0, 128, 11)).getbbox()[0] <= 1
+
+
+def test_the_persian_ranking_puts_the_winner_first_on_the_right_at_128x32(marks_of):
+    four = RankingScreen(players=(*RANKING.players, RankedPlayer(4, "رضا", 9)))
+    with using("fa"):
+        marks = marks_of(four, SIZE_128X32)
+    assert marks["مریم"].x0 > 64 > marks["Ann"].x1  # the second cell on the left
+
+
+@pytest.mark.parametrize("count", [2, 3, 4])
+def test_a_persian_winners_name_stays_inside_its_box_and_clear_of_the_next_row(count, marks_of):
+    """Persian names reach higher and lower than Latin ones: with up to three players the rows
+    are taller, so the winner's inverted box holds its whole name and the next name stays
+    below it (the mages' Persian names, every order)."""
+    from itertools import pairwise, permutations
+
+    from engine.resarcana import CARDS
+    from firmware.language import load
+
+    names = [load("fa").res_arcana_cards[card] for card, c in CARDS.items() if c.kind == "mage"]
+    for order in permutations(names, min(count, len(names))):
+        players = tuple(RankedPlayer(i + 1, name, 20 - i) for i, name in enumerate(order))
+        screen = RankingScreen(players=players)
+        with using("fa"):
+            marks = marks_of(screen, SIZE_128X64)
+            image = render(screen, SIZE_128X64, "fa")
+        rows = []
+        for name in order:
+            mark = marks[name]
+            face = load_font("small" if mark.y1 - mark.y0 == 7 else "medium")
+            top, bottom = face.ink_rows(name)
+            rows.append((mark.y0 + top, mark.y0 + bottom))
+        box_bottom = max(y for y in range(12, 64) if image.getpixel((0, y)))
+        if count < 4:
+            assert rows[0][0] >= 12 and rows[0][1] <= box_bottom, order
+            assert rows[1][0] > box_bottom, order
+        # four rows of 13: a tail may share a pixel row with the next name's top, no more
+        assert all(a[1] <= b[0] for a, b in pairwise(rows)), order
