@@ -11,6 +11,8 @@ progress (or abandoned) names its face-down agents and kept tasks, so neither it
 its rounds are served, only its players and the VP the table's screens show; a finished
 game's every card was turned up for the scoring, so its record and rounds are served whole.
 A game the journal cannot read is listed with its reason; the others still are.
+A game's rounds are in its own language (its setup's `language`, as the table showed it),
+in the words of the table's undo notices (`undo.*`) and screens (`stake.label`, `arcanum.*`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from engine.protocol import Rejection
 from engine.records import RecordError, load, parse_header, parse_line, rules_for, split
 from firmware.journal import GameEntry, Journal, JournalError, SetAside
 from firmware.journal_file import set_aside_files
-from firmware.language import text, using
+from firmware.language import code, codes, res_arcana_name, text, using
 
 BUSY_S = 2.0  # the table writes in short transactions: a reader waits this long at most
 
@@ -184,7 +186,9 @@ def _replay_rounds(game: str, lines: list[str]) -> dict[str, Any]:
     result = rules.result(state)
     names = [p["name"] for p in result["players"]]
     out: list[dict[str, Any]] = []
-    with using("en"):  # the phone's page is English
+    # In the game's language (its setup's, as the table showed it), whoever asks: the words
+    # the table's own undo notices and screens use for its moves, struggles and bribes.
+    with using(_language(setup)):
         for number, line_text in enumerate(lines[1:], start=2):
             line = parse_line(line_text)
             played_in = result["round"]
@@ -211,12 +215,19 @@ def _replay_rounds(game: str, lines: list[str]) -> dict[str, Any]:
     return {"players": names, "winners": result.get("winners", []), "rounds": out}
 
 
+def _language(setup: dict[str, Any]) -> str | None:
+    """The game's language from its setup; one the table has no catalog for (a journal from
+    another table) is English."""
+    chosen = str(setup.get("language") or "")
+    return chosen if chosen in codes() else None
+
+
 def _card_name(game: str, state: Any, card: str) -> str:
     if game == "arcana":
-        return str(state.catalog.card_name(card))
-    from engine.resarcana import CARDS, name
+        return str(state.catalog.card_name(card, code()))
+    from engine.resarcana import CARDS
 
-    return name(card) if card in CARDS else card
+    return res_arcana_name(card) if card in CARDS else card
 
 
 def _said(game: str, state: Any, line: dict[str, Any], events: tuple[Any, ...]) -> str:
@@ -227,7 +238,7 @@ def _said(game: str, state: Any, line: dict[str, Any], events: tuple[Any, ...]) 
     if isinstance(line.get("stake"), int):
         said = text("undo.on_stake", what=said, n=line["stake"] + 1)
     if any(getattr(event, "face_down", False) for event in events):
-        said += " (face down)"
+        said += text("history.face_down")
     return said
 
 
@@ -241,16 +252,29 @@ def _events(game: str, state: Any, events: tuple[Any, ...], names: list[str]) ->
         if kind == "stake_evaluated":
             card = _card_name(game, state, event.market)
             strengths = ", ".join(f"{names[p]} {s}" for p, s in enumerate(event.strengths))
-            who = "nobody wins" if event.winner is None else f"{names[event.winner]} wins"
-            yield (
-                f"Stake {event.stake + 1} ({card}, {event.arcanum} {event.threshold}): "
-                f"{who} ({strengths})"
+            who = (
+                text("history.nobody_wins")
+                if event.winner is None
+                else text("history.wins", name=names[event.winner])
+            )
+            yield text(
+                "history.struggle",
+                stake=text("stake.label", n=event.stake + 1),
+                card=card,
+                arcanum=text(f"arcanum.{event.arcanum}"),
+                threshold=event.threshold,
+                who=who,
+                strengths=strengths,
             )
         elif kind == "bribed":
             card = _card_name(game, state, event.market)
-            done = "succeeds" if event.success else "fails"
-            value = f"{event.bribe_value} against {event.needed}"
-            yield f"Bribe on stake {event.stake + 1} for {card} {done} ({value})"
+            yield text(
+                "history.bribe_succeeds" if event.success else "history.bribe_fails",
+                n=event.stake + 1,
+                card=card,
+                value=event.bribe_value,
+                needed=event.needed,
+            )
         elif kind == "game_ended":
             totals = ", ".join(f"{names[p]} {t}" for p, t in enumerate(event.totals))
-            yield f"Game over: {totals} VP"
+            yield text("history.game_over", totals=totals)

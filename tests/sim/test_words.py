@@ -22,6 +22,10 @@ PAGE_FILES = [
     WEB / "phone.js",
     WEB / "pair.html",
     WEB / "pair.js",
+    WEB / "catalog.js",
+    WEB / "progress.html",
+    WEB / "progress.js",
+    WEB / "history.js",
 ]
 ENGLISH = load("en")
 
@@ -29,7 +33,12 @@ ENGLISH = load("en")
 CALL = re.compile(r"\bword\(\s*\"([\w.]+)\"(?:\s*,\s*\{([^{}]*)\})?\s*\)")
 # the only lookups by a key made at run time: an essence of the catalog, its page's own
 DYNAMIC = {'word("essence." + k)', "word(node.dataset.word)", "word(connected)",
-           "word(node.getAttribute(source))"}  # fmt: skip
+           "word(node.getAttribute(source))", 'word("catalog.kind_" + kind)',
+           "word(GAMES[game.game])", "word(STATUSES[game.status])",
+           'word("role." + role.kind)'}  # fmt: skip
+# a key written as a string outside word(...), e.g. history.js's STATUSES: "history.status_finished"
+TABLES = "sim|phone|legend|catalog|progress|history|choice|essence"
+QUOTED_KEY = re.compile(rf"\"((?:{TABLES})\.\w+)\"(?!\s*\+)")
 ATTRIBUTE = re.compile(r"\bdata-word(?:-[a-z-]+)?=\"([\w.]+)\"")
 TEXT = re.compile(r"<\w+[^>]*\bdata-word=\"([\w.]+)\"[^>]*>([^<]*)<")
 PLACEHOLDER = re.compile(r"placeholder=\"([^\"]*)\" data-word-placeholder=\"([\w.]+)\"")
@@ -94,6 +103,38 @@ def test_every_page_loads_the_words_before_its_own_script():
         if path.name.endswith(".html"):
             html = source(path)
             assert "/words.js" in html and html.index("/words.js") < html.rindex('.js"></script>')
+
+
+def test_every_key_the_pages_keep_in_a_table_of_their_own_is_in_the_catalog():
+    scripts = [source(path) for path in PAGE_FILES if path.name.endswith(".js")]
+    quoted = {key for script in scripts for key in QUOTED_KEY.findall(script)}
+    assert {"history.status_finished", "choice.res_arcana"} <= quoted  # the scan sees them
+    assert sorted(quoted - set(ENGLISH.texts)) == []
+
+
+def test_every_pairing_role_has_its_word_on_the_phone_pages():
+    from firmware.web.pairing import Role
+
+    for role in (Role.owner(), Role("seat", 2), Role.spectator()):
+        key = "role.seat" if role.kind == "seat" else f"role.{role.kind}"
+        assert ENGLISH.text(key, n=role.seat) == role.label  # English: the screens' label
+        assert load("fa").text(key, n=role.seat) != role.label
+
+
+def test_every_card_kind_effect_and_arcanum_of_a_catalog_has_its_word_on_the_owners_pages():
+    from engine.arcana.catalog import ARCANA, EFFECTS, KINDS
+    from firmware.web.catalog_progress import BOX
+
+    for kind in {*KINDS, *BOX}:  # the builder's kinds and the progress page's counts
+        assert f"catalog.kind_{kind}" in ENGLISH.texts
+    phone = source(WEB / "phone.html")
+    for kind in KINDS:
+        assert f'<option value="{kind}" data-word="catalog.kind_{kind}">' in phone
+    for effect in EFFECTS:
+        assert f'<option value="{effect}" data-word="catalog.effect_{effect}">' in phone
+    for arcanum in ARCANA:
+        assert f'<option value="{arcanum}" data-word="catalog.main_{arcanum}">' in phone
+    assert "<option>" not in phone  # an option's value never is its (translated) text
 
 
 # -- the server gives them ------------------------------------------------------------------

@@ -76,8 +76,8 @@
     $("rebind-line").hidden = true;
     const tag = answer.tap;
     $("card-tag").textContent = answer.form.known
-      ? `Tag ${tag.uid} on ${tag.pad}: ${answer.form.replaces}`
-      : `New tag ${tag.uid} on ${tag.pad}`;
+      ? word("catalog.tag_known", { uid: tag.uid, pad: tag.pad, card: answer.form.replaces })
+      : word("catalog.tag_new", { uid: tag.uid, pad: tag.pad });
     form.hidden = false;
     showKind();
     showProblems({});
@@ -123,7 +123,7 @@
     $("build").hidden = on;
     $("build-done").hidden = !on;
     if (!on) form.hidden = true;
-    if (on && !shown) $("catalog-status").textContent = "Tap a card on any pad.";
+    if (on && !shown) $("catalog-status").textContent = word("catalog.tap_card");
   }
 
   async function save(event) {
@@ -143,10 +143,10 @@
       return;
     }
     const done = answer.data;
-    const more = done.warnings.length ? ` (${done.warnings.join("; ")})` : "";
-    const written = done.written ? ", id written on the tag" : "";
+    const more = done.warnings.length ? word("catalog.warnings", { warnings: done.warnings.join("; ") }) : "";
+    const written = done.written ? word("catalog.written") : "";
     $("catalog-status").textContent =
-      `Saved ${done.saved} (card ${done.number})${written}${more}. Tap the next card.`;
+      word("catalog.saved", { card: done.saved, number: done.number, written, more });
     form.hidden = true;
   }
 
@@ -159,11 +159,11 @@
       $("catalog-status").textContent = data.error;
     } else if (data.check.ok) {
       $("catalog-status").textContent =
-        `Catalog ${data.playing}: ok, ${data.check.cards} cards; the next game plays it.`;
+        word("catalog.ready", { name: data.playing, cards: data.check.cards });
     } else {
-      const more = data.check.more ? ` and ${data.check.more} more` : "";
+      const more = data.check.more ? word("catalog.and_more", { n: data.check.more }) : "";
       $("catalog-status").textContent =
-        `Still to do: ${data.check.problems.join("; ")}${more}. The table plays ${data.playing}.`;
+        word("catalog.still_to_do", { problems: data.check.problems.join("; "), more, name: data.playing });
     }
   }
 

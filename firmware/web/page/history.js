@@ -21,16 +21,22 @@
     return `${date.toLocaleDateString()} ${date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
   }
 
-  const GAMES = { arcana: "Arcana", "res-arcana": "Res Arcana" };
+  const GAMES = { arcana: "choice.arcana", "res-arcana": "choice.res_arcana" };
+  const STATUSES = {
+    finished: "history.status_finished",
+    abandoned: "history.status_abandoned",
+    "in progress": "history.status_in_progress",
+  };
 
   function outcome(game) {
     const scores = (game.scores || []).map((s) => `${s.name} ${s.vp}`).join(", ");
     if (game.status === "finished") {
-      return `won by ${game.winners.join(" & ")} (${scores} VP) in round ${game.round}`;
+      return word("history.won", { winners: game.winners.join(" & "), scores, round: game.round });
     }
-    const round = game.round ? `, round ${game.round}` : "";
-    const players = scores ? `${scores} VP` : game.players.join(", ");
-    return `${game.status}${round}${players ? `: ${players}` : ""}`;
+    const round = game.round ? word("history.in_round", { round: game.round }) : "";
+    const players = scores ? word("history.scores_vp", { scores }) : game.players.join(", ");
+    const status = game.status in STATUSES ? word(STATUSES[game.status]) : game.status;
+    return `${status}${round}${players ? `: ${players}` : ""}`;
   }
 
   async function showRounds(game, where) {
@@ -40,10 +46,10 @@
         const block = document.createElement("div");
         block.className = "card";
         const scores = round.scores.map((s) => `${s.name} ${s.vp}`).join(", ");
-        block.append(line(`Round ${round.round}: ${scores} VP`, "h3"));
+        block.append(line(word("history.round", { round: round.round, scores }), "h3"));
         const plays = document.createElement("ol");
         for (const play of round.plays) {
-          plays.append(line(`${play.player || "The table"} ${play.said}`));
+          plays.append(line(`${play.player || word("history.the_table")} ${play.said}`));
           for (const event of play.events) plays.append(line(event, "p"));
         }
         block.append(plays);
@@ -58,8 +64,8 @@
     const row = document.createElement("li");
     row.className = "card";
     row.dataset.game = game.id;
-    const name = GAMES[game.game] || game.game;
-    row.append(line(`Game ${game.id} · ${when(game.started)} · ${name}`, "strong"));
+    const name = game.game in GAMES ? word(GAMES[game.game]) : game.game;
+    row.append(line(word("history.game", { id: game.id, when: when(game.started), name }), "strong"));
     row.append(line(outcome(game), "div"));
     if (game.problem) row.append(line(game.problem, "div"));
     const rounds = document.createElement("div");
@@ -67,12 +73,12 @@
       const link = document.createElement("a");
       link.href = `/api/history/${game.id}/record`;
       link.download = `arcana-table-game-${game.id}.jsonl`;
-      link.textContent = "Download record";
+      link.textContent = word("history.download");
       link.className = "button";
       row.append(link);
     }
     if (game.rounds) {
-      const button = line("Rounds", "button");
+      const button = line(word("history.rounds"), "button");
       button.type = "button";
       button.addEventListener("click", () => showRounds(game, rounds));
       row.append(button);
@@ -86,9 +92,9 @@
       const data = await get("/api/history");
       $("history-problem").textContent = data.problem || "";
       const games = data.games.slice().reverse(); // the newest first
-      $("games").replaceChildren(...(games.length ? games.map(gameRow) : [line("No games yet")]));
+      $("games").replaceChildren(...(games.length ? games.map(gameRow) : [line(word("history.no_games"))]));
       $("set-aside").replaceChildren(
-        ...data.set_aside.map((aside) => line(`Set aside: ${aside.what}: ${aside.reason}`)),
+        ...data.set_aside.map((aside) => line(word("history.set_aside", { what: aside.what, reason: aside.reason }))),
       );
     } catch (err) {
       $("history-problem").textContent = err.message;

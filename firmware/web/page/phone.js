@@ -16,6 +16,11 @@ async function call(method, path, body) {
   return data;
 }
 
+// A pairing role ({kind, seat, label}) in the page's language: "Owner", "Seat 2", "Spectator".
+function roleName(role) {
+  return role.kind === "seat" ? word("role.seat", { n: role.seat }) : word("role." + role.kind);
+}
+
 function item(text, className) {
   const element = document.createElement(className === "card" ? "div" : "li");
   element.textContent = text;
@@ -54,7 +59,7 @@ function showState(state) {
 async function showDevices() {
   const data = await call("GET", "/api/devices");
   $("devices").replaceChildren(...data.devices.map((device) => {
-    const row = item(`${device.name} (${device.role.label}) `);
+    const row = item(`${device.name} (${roleName(device.role)}) `);
     if (device.id !== me.id) {
       const revoke = document.createElement("button");
       revoke.textContent = word("phone.revoke");
@@ -63,7 +68,7 @@ async function showDevices() {
     }
     return row;
   }));
-  $("offer").textContent = data.offer ? word("phone.waiting", { role: data.offer.role.label }) : "";
+  $("offer").textContent = data.offer ? word("phone.waiting", { role: roleName(data.offer.role) }) : "";
 }
 
 async function act(path, body) {
@@ -116,7 +121,7 @@ async function start() {
     await useWords("/api/words"); // the table's language, before any word is shown
     const data = await call("GET", "/api/me");
     me = data.device;
-    $("role").textContent = me.role.label;
+    $("role").textContent = roleName(me.role);
     if (me.role.kind === "owner") {
       $("owner-area").hidden = false;
       setInterval(showDevices, 3000); // a phone paired or gone changes no screen: ask anew

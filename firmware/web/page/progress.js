@@ -26,6 +26,10 @@ function li(text) {
   return element;
 }
 
+function list(names) {
+  return names.join(", ");
+}
+
 function row(...cells) {
   const tr = document.createElement("tr");
   tr.append(...cells.map((text) => {
@@ -37,37 +41,45 @@ function row(...cells) {
 }
 
 function shown(count) {
-  return `${count.entered} / ${count.expected}` + (count.extra ? ` (${count.extra} too many)` : "");
+  return word("progress.count", { entered: count.entered, expected: count.expected }) +
+    (count.extra ? word("progress.too_many", { n: count.extra }) : "");
+}
+
+// A card kind of the catalog ("agent", "game_end"...) in the page's language.
+function kindName(kind) {
+  return word("catalog.kind_" + kind);
 }
 
 function showProgress(p) {
-  $("summary").textContent = `${p.name || "(no name)"}: ${p.entered} of ${p.expected} cards entered, ` +
-    `${p.missing} missing` + (p.exists ? "" : " (no catalog file yet)");
-  const rows = [row("", "", "entered / box")];
+  const name = p.name || word("progress.no_name");
+  $("summary").textContent = word("progress.summary", { name, entered: p.entered, expected: p.expected, missing: p.missing }) +
+    (p.exists ? "" : word("progress.no_file"));
+  const rows = [row("", "", word("progress.entered_box"))];
   for (const guild of p.guilds) {
-    for (const [kind, count] of Object.entries(guild.kinds)) rows.push(row(guild.name, kind, shown(count)));
+    for (const [kind, count] of Object.entries(guild.kinds)) rows.push(row(guild.name, kindName(kind), shown(count)));
   }
-  const kinds = Object.entries(p.market.kinds).map(([k, n]) => `${n} ${k}`).join(", ");
-  rows.push(row("Market", kinds, shown(p.market)));
-  for (const [kind, count] of Object.entries(p.others)) rows.push(row("", kind, shown(count)));
+  const kinds = Object.entries(p.market.kinds).map(([k, n]) => word("progress.market_kind", { n, kind: kindName(k) })).join(", ");
+  rows.push(row(word("progress.market"), kinds, shown(p.market)));
+  for (const [kind, count] of Object.entries(p.others)) rows.push(row("", kindName(kind), shown(count)));
   $("counts").replaceChildren(...rows);
-  const dupes = p.duplicates.map((d) => li(`${d.id}: cards ${d.cards.join(", ")}`));
-  $("duplicates").replaceChildren(...(dupes.length ? dupes : [li("none")]));
-  const tags = [li(`${p.tags.bound} tags bound`)];
-  for (const t of p.tags.not_in_catalog) tags.push(li(`tag ${t.uid} is bound to ${t.card}, not in the catalog`));
-  for (const t of p.tags.bound_twice) tags.push(li(`${t.card} has tags ${t.tags.join(", ")}`));
-  if (p.tags.without_tag.length) tags.push(li(`no tag yet: ${p.tags.without_tag.join(", ")}`));
+  const dupes = p.duplicates.map((d) => li(word("progress.duplicate", { id: d.id, cards: list(d.cards) })));
+  $("duplicates").replaceChildren(...(dupes.length ? dupes : [li(word("progress.none"))]));
+  const tags = [li(word("progress.tags_bound", { n: p.tags.bound }))];
+  for (const t of p.tags.not_in_catalog) tags.push(li(word("progress.not_in_catalog", { uid: t.uid, card: t.card })));
+  for (const t of p.tags.bound_twice) tags.push(li(word("progress.bound_twice", { card: t.card, tags: list(t.tags) })));
+  if (p.tags.without_tag.length) tags.push(li(word("progress.without_tag", { cards: list(p.tags.without_tag) })));
   $("tags").replaceChildren(...tags);
   const said = [...p.check.problems, ...p.check.lacking].map(li);
-  $("problems").replaceChildren(...(said.length ? said : [li("ok: the catalog can be played")]));
+  $("problems").replaceChildren(...(said.length ? said : [li(word("progress.playable"))]));
 }
 
 function showEnrollment(data) {
   lastTap = data.tap;
   $("tap").textContent = data.tap
-    ? `Tag ${data.tap.uid} on ${data.tap.pad}` + (data.tap.card ? ` (bound to ${data.tap.card})` : " (not bound)")
-    : "No tag tapped yet";
-  $("enrolled").textContent = `${data.bound} cards bound, ${data.unbound} without a tag`;
+    ? word("progress.tag_on", { uid: data.tap.uid, pad: data.tap.pad }) +
+      (data.tap.card ? word("progress.bound_to", { card: data.tap.card }) : word("progress.not_bound"))
+    : word("progress.no_tap");
+  $("enrolled").textContent = word("progress.enrolled", { bound: data.bound, unbound: data.unbound });
   $("res-cards").replaceChildren(...data.cards.map((card) => {
     const button = document.createElement("button");
     button.textContent = `${card.name}` + (card.tags.length ? " ✓" : "");
@@ -79,7 +91,7 @@ function showEnrollment(data) {
 }
 
 async function bind(card, rebind) {
-  if (!lastTap) { $("message").textContent = "Tap a tag first"; return; }
+  if (!lastTap) { $("message").textContent = word("progress.tap_first"); return; }
   try {
     const done = await call("POST", "/api/enroll/res-arcana", { tap: lastTap.seq, card, rebind });
     $("message").textContent = `${done.bound.uid} → ${done.bound.card}`;
@@ -101,7 +113,7 @@ async function upload(input, path, body) {
   const file = input.files[0];
   if (!file) return;
   if (file.size > MAX_UPLOAD) {
-    $("message").textContent = `${file.name} has ${file.size} bytes; the table takes at most ${MAX_UPLOAD}`;
+    $("message").textContent = word("progress.too_big", { file: file.name, size: file.size, most: MAX_UPLOAD });
     input.value = "";
     return;
   }
@@ -109,8 +121,9 @@ async function upload(input, path, body) {
     const data = base64(await file.arrayBuffer());
     const done = await call("POST", path, { ...body(file), data, rebind: $("rebind").checked });
     $("message").textContent = done.imported
-      ? `Imported ${done.imported.cards} cards` + (done.imported.lacking.length ? "; not complete yet" : "")
-      : `Imported` + (done.warnings.length ? `: ${done.warnings.join("; ")}` : "");
+      ? word("progress.imported_cards", { n: done.imported.cards }) +
+        (done.imported.lacking.length ? word("progress.not_complete") : "")
+      : done.warnings.length ? word("progress.imported_with", { warnings: done.warnings.join("; ") }) : word("progress.imported");
   } catch (err) {
     $("message").textContent = err.message;
   }
@@ -134,4 +147,5 @@ $("tags-file").addEventListener("change", (event) => upload(event.target, "/api/
 const events = new EventSource("/api/events");
 events.addEventListener("version", refresh);
 setInterval(refresh, 3000); // a tap on a bound tag may change no screen: ask anew
-refresh();
+// The table's language before any word is shown (English stays if the words cannot come).
+useWords("/api/words").catch((err) => { $("message").textContent = err.message; }).finally(refresh);

@@ -236,6 +236,35 @@ def test_the_rounds_are_in_english_whatever_language_the_caller_is_in(tmp_path, 
     assert shown["rounds"][0]["plays"][0]["said"] == "placed Ferrymen agent 1 on stake 3"
 
 
+def test_a_finished_german_games_rounds_are_german(tmp_path) -> None:
+    done = fixture_lines("2p_basic.jsonl")
+    with Journal.open(tmp_path) as journal:
+        game = journal.start("arcana", {**done[0]["setup"], "language": "de"})
+        result = replay([json.dumps(line) for line in done])
+        for n, line in enumerate(done[1:], start=1):
+            journal.append(game, line, result if n == len(done) - 1 else None)
+    shown = history.rounds(tmp_path, game)  # the caller's language is English
+    said = [(p["player"], p["said"], p["events"]) for p in shown["rounds"][0]["plays"]]
+    assert said[:4] == [
+        ("Ann", "Ferrymen agent 1 gelegt (Zone 3)", []),  # the catalog's names: English only
+        ("Ben", "Blades agent 9 gelegt (Zone 4), verdeckt", []),
+        (
+            "Ann",
+            "mit Ferrymen relic bestochen (Zone 3)",
+            ["Bestechung in Zone 3 für Sample agent 41 gelingt (4 gegen 2)"],
+        ),
+        (None, "Sample relic 21 aufgedeckt (Zone 3)", []),
+    ]
+    assert said[9][2][:2] == [
+        "Zone 1 (Sample location 6, Finanzielle Macht 3): Ben gewinnt (Ann 0, Ben 3)",
+        "Zone 2 (Sample relic 9, Finanzielle Macht 4): niemand gewinnt (Ann 0, Ben 0)",
+    ]
+    last = [e for r in shown["rounds"] for p in r["plays"] for e in p["events"]][-1]
+    assert last.startswith("Spielende: ") and last.endswith(" SP")
+    with using("fa"):  # an unknown language in an old journal's setup: English
+        assert history._language({"language": "xx"}) is None
+
+
 def test_a_failed_bribe_and_the_end_of_a_game_in_words() -> None:
     from engine.arcana import RULES
     from engine.arcana.events import Bribed, GameEnded

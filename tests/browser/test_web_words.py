@@ -1,0 +1,62 @@
+"""The owner's pages in the game's language, in Debian's chromium: a table set to Persian
+serves its catalog page right to left in Persian words, and the phone page's catalog
+builder and history in the same words."""
+
+from __future__ import annotations
+
+import pytest
+from web_table import Phone, WebTable
+
+from firmware.language import load
+from firmware.web.pairing import Role
+
+pytestmark = pytest.mark.browser
+PHONE = {"width": 360, "height": 740}
+
+
+def to_persian(table: WebTable) -> None:
+    """On the game choice: Select down to the language line, OK until Persian shows."""
+    phone = Phone(table.url)
+    for _ in range(3):
+        table.press("select")
+    for _ in range(len(load("en").texts)):  # bounded: en, de, fa come round
+        if phone.get("api/words")[1]["language"] == "fa":
+            return
+        table.press("ok")
+    raise AssertionError("the game choice never showed Persian")
+
+
+def test_the_owners_catalog_page_and_history_in_persian_read_right_to_left(browser, tmp_path):
+    fa = load("fa")
+    with WebTable(tmp_path / "state") as table:
+        to_persian(table)
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(f"{table.url}pair/{table.offer(Role.owner())}")
+        page.fill("#name", "Ana")
+        page.click("#pair")
+        page.wait_for_url("**/")
+        page.wait_for_selector(f"#history-area h2:has-text('{fa.text('history.heading')}')")
+        page.wait_for_selector(f"#role:has-text('{fa.text('role.owner')}')")  # not "Owner"
+        assert page.text_content("#build") == fa.text("catalog.build")
+        kinds = page.eval_on_selector_all(
+            "select[name=kind] option", "o => o.map(x => [x.value, x.text])"
+        )
+        assert ["agent", fa.text("catalog.kind_agent")] in kinds  # the value stays the catalog's
+        page.wait_for_selector(f"#games li:has-text('{fa.text('history.no_games')}')")
+
+        page.goto(f"{table.url}progress")
+        page.wait_for_function("document.getElementById('summary').textContent !== ''")
+        summary = fa.text("progress.summary", name="", entered=0, expected=162, missing=162)
+        assert summary.removeprefix("\u200f") in page.text_content("#summary")  # ": 0 از 162 ..."
+        html = page.evaluate("[document.documentElement.lang, document.documentElement.dir]")
+        assert html == ["fa", "rtl"]
+        assert page.title() == fa.text("progress.title")
+        assert page.text_content("h1") == fa.text("progress.heading")
+        assert page.text_content("#enroll-area h2") == fa.text("progress.enroll")
+        counts = page.text_content("#counts")
+        assert fa.text("catalog.kind_agent") in counts and fa.text("progress.market") in counts
+        assert "agent" not in counts and "Market" not in counts
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        context.close()
