@@ -28,9 +28,6 @@ class Action(NamedTuple):
     stake: int | None = None
     params: tuple[tuple[str, int | str], ...] = ()
 
-    def param(self, name: str) -> int | str | None:
-        return dict(self.params).get(name)
-
 
 @dataclass(frozen=True, slots=True)
 class Stake:
