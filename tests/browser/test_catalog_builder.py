@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from web_table import WebTable, wait_until
+from web_table import PHONE, WebTable, wait_until
 
 from engine.arcana import load_catalog
 from firmware import cli
@@ -21,7 +21,6 @@ from firmware.tabletop import uid_for
 from hardware.nfc.tags import Ntag
 
 pytestmark = pytest.mark.browser
-PHONE = {"width": 360, "height": 740}
 SAMPLE = Path(__file__).resolve().parents[2] / "engine" / "arcana" / "catalogs" / "sample.toml"
 BUILT = [f"blades_agent_{n}" for n in range(1, 10)]
 BUILT += [f"ferrymen_agent_{n}" for n in range(1, 10)] + ["m_agent_01", "m_agent_02"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-from web_table import WebTable
+from web_table import PHONE, WebTable, pair_in_browser
 
 from engine.arcana.catalog import CATALOG_DIR
 from firmware.tabletop import uid_for
@@ -15,7 +15,6 @@ from firmware.web.pairing import Role
 from hardware.nfc.tags import Ntag
 
 pytestmark = pytest.mark.browser
-PHONE = {"width": 360, "height": 740}
 
 
 def test_import_progress_and_res_arcana_enrollment_on_a_phone(browser, tmp_path) -> None:
@@ -23,13 +22,9 @@ def test_import_progress_and_res_arcana_enrollment_on_a_phone(browser, tmp_path)
     upload = tmp_path / "my-copy.csv"
     upload.write_text(to_csv({**sample, "cards": sample["cards"][:30]}), encoding="utf-8")
     with WebTable(tmp_path / "state") as table:
-        context = browser.new_context(viewport=PHONE)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.goto(f"{table.url}pair/{table.offer(Role.owner())}")
-        page.fill("#name", "Ana")
-        page.click("#pair")
-        page.wait_for_url("**/")
+        context, page = pair_in_browser(
+            browser, f"{table.url}pair/{table.offer(Role.owner())}", "Ana"
+        )
         page.click("text=Catalog: progress")
         page.wait_for_selector("#summary:has-text('0 of 162 cards entered')")
         page.set_input_files("#catalog-file", str(upload))

@@ -7,14 +7,13 @@ import json
 
 import pytest
 from history_games import journal_games
-from web_table import WebTable
+from web_table import PHONE, WebTable
 
 from firmware import cli
 from firmware.journal import Journal
 from firmware.web.pairing import Role
 
 pytestmark = pytest.mark.browser
-PHONE = {"width": 360, "height": 740}
 
 
 def test_the_owner_reads_the_history_and_downloads_a_record(browser, tmp_path) -> None:

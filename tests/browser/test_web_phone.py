@@ -4,23 +4,11 @@ status OLED, pairs seat 1 from the owner's page, and the seat's phone unpairs it
 from __future__ import annotations
 
 import pytest
-from web_table import WebTable, _ensure_zbar
+from web_table import PHONE, WebTable, _ensure_zbar, pair_in_browser
 
 from firmware.web.pairing import Role
 
 pytestmark = pytest.mark.browser
-PHONE = {"width": 360, "height": 740}
-
-
-def pair_in_browser(browser, url: str, name: str):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    page.goto(url)
-    page.fill("#name", name)
-    page.click("#pair")
-    page.wait_for_url("**/")
-    return context, page
 
 
 def test_pairing_owner_and_seat_on_phone_sized_pages(browser, tmp_path) -> None:

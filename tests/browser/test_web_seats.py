@@ -14,25 +14,13 @@ from typing import Any
 
 import pytest
 from res_arcana_game import STOCKS, res_arcana_game
-from web_table import WebTable
+from web_table import PHONE, WebTable, pair_in_browser
 
 from firmware.controllers.arcana.bot import Bot
 from firmware.web.pairing import Role
 
 pytestmark = pytest.mark.browser
-PHONE = {"width": 360, "height": 740}
 SEED = 5  # seat 2 lays an agent face down at its first turn (12 steps from the game choice)
-
-
-def open_paired(browser, url: str, name: str):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    page.goto(url)
-    page.fill("#name", name)
-    page.click("#pair")
-    page.wait_for_url("**/")
-    return context, page
 
 
 def face_down(state: Any, player: int) -> list[tuple[int, str]]:
@@ -102,12 +90,16 @@ FORGE = """async ([url, type]) => {
 def test_two_seats_see_their_own_secrets_then_revoked_and_forged(browser, tmp_path) -> None:
     with WebTable(tmp_path) as table:
         pair_url = table.url + "pair/"
-        owner_context, owner = open_paired(browser, pair_url + table.offer(Role.owner()), "Ana")
+        owner_context, owner = pair_in_browser(browser, pair_url + table.offer(Role.owner()), "Ana")
         owner.wait_for_selector("#role:has-text('Owner')")
-        seat_1_context, seat_1 = open_paired(browser, pair_url + table.offer(Role.of_seat(1)), "Bo")
+        seat_1_context, seat_1 = pair_in_browser(
+            browser, pair_url + table.offer(Role.of_seat(1)), "Bo"
+        )
         answers: list[Any] = []  # every answer seat 1's page fetched
         seat_1.on("response", lambda answer: answers.append(answer))
-        seat_2_context, seat_2 = open_paired(browser, pair_url + table.offer(Role.of_seat(2)), "Cy")
+        seat_2_context, seat_2 = pair_in_browser(
+            browser, pair_url + table.offer(Role.of_seat(2)), "Cy"
+        )
         seat_2.wait_for_selector("#role:has-text('Seat 2')")
 
         stake, card = play_until_seat_2_lays_face_down(table)
@@ -178,7 +170,7 @@ def test_two_seats_see_their_own_secrets_then_revoked_and_forged(browser, tmp_pa
 def test_a_res_arcana_seat_sees_its_essences_and_vp(browser, tmp_path) -> None:
     res_arcana_game(tmp_path)
     with WebTable(tmp_path) as table:
-        context, seat_2 = open_paired(
+        context, seat_2 = pair_in_browser(
             browser, table.url + "pair/" + table.offer(Role.of_seat(2)), "Di"
         )
         counts = ", ".join(f"{kind} {n}" for kind, n in STOCKS[1].items())

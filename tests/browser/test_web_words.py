@@ -5,13 +5,12 @@ builder and history in the same words."""
 from __future__ import annotations
 
 import pytest
-from web_table import Phone, WebTable
+from web_table import PHONE, Phone, WebTable, pair_in_browser
 
 from firmware.language import load
 from firmware.web.pairing import Role
 
 pytestmark = pytest.mark.browser
-PHONE = {"width": 360, "height": 740}
 
 
 def to_persian(table: WebTable) -> None:
@@ -30,13 +29,9 @@ def test_the_owners_catalog_page_and_history_in_persian_read_right_to_left(brows
     fa = load("fa")
     with WebTable(tmp_path / "state") as table:
         to_persian(table)
-        context = browser.new_context(viewport=PHONE)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.goto(f"{table.url}pair/{table.offer(Role.owner())}")
-        page.fill("#name", "Ana")
-        page.click("#pair")
-        page.wait_for_url("**/")
+        context, page = pair_in_browser(
+            browser, f"{table.url}pair/{table.offer(Role.owner())}", "Ana"
+        )
         page.wait_for_selector(f"#history-area h2:has-text('{fa.text('history.heading')}')")
         page.wait_for_selector(f"#role:has-text('{fa.text('role.owner')}')")  # not "Owner"
         assert page.text_content("#build") == fa.text("catalog.build")

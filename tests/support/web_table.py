@@ -79,6 +79,22 @@ def decode_qr(zbarimg: str, pages: list[bytes], width: int = 128) -> list[str]:
     return [line for line in done.stdout.decode().splitlines() if line]
 
 
+PHONE = {"width": 360, "height": 740}  # the browser tests' phone viewport (CSS px)
+
+
+def pair_in_browser(browser: Any, url: str, name: str) -> tuple[Any, Any]:
+    """A phone-sized browser context that opens a pairing URL, names itself and pairs; its
+    context and its page, now on the phone's page."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(url)
+    page.fill("#name", name)
+    page.click("#pair")
+    page.wait_for_url("**/")
+    return context, page
+
+
 class Phone(Client):
     """A browser's cookie jar for one table: JSON over HTTP, its Origin the table's own."""
 
