@@ -5,16 +5,14 @@ that URL pairs as the owner."""
 
 from __future__ import annotations
 
-import io
 import json
 import socket
-import subprocess
 import urllib.error
 import urllib.request
 
 import pytest
 from PIL import Image
-from web_table import zbarimg
+from web_table import decode_qr_image, zbarimg
 
 pytestmark = pytest.mark.fakepi
 
@@ -28,16 +26,7 @@ def free_port() -> int:
 
 
 def qr_codes(zbar: str, frame: bytes, size: tuple[int, int] = (128, 64)) -> list[str]:
-    image = Image.frombytes("1", size, frame).convert("L")
-    out = io.BytesIO()
-    image.save(out, format="PNG")
-    done = subprocess.run(
-        [zbar, "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", "-"],
-        input=out.getvalue(),
-        capture_output=True,
-        timeout=60,
-    )
-    return [line for line in done.stdout.decode().splitlines() if line]
+    return decode_qr_image(zbar, Image.frombytes("1", size, frame))
 
 
 def answers_unpaired(url: str) -> bool:

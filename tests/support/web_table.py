@@ -67,9 +67,13 @@ def zbarimg() -> str:
 
 def decode_qr(zbarimg: str, pages: list[bytes], width: int = 128) -> list[str]:
     """Every QR code zbar finds in a display's RAM pages (as the panel shows them)."""
-    image = pages_to_image(pages, width).convert("L")
+    return decode_qr_image(zbarimg, pages_to_image(pages, width))
+
+
+def decode_qr_image(zbarimg: str, image: Any) -> list[str]:
+    """Every QR code zbar finds in an image (a panel's frame)."""
     out = io.BytesIO()
-    image.save(out, format="PNG")
+    image.convert("L").save(out, format="PNG")
     done = subprocess.run(
         [zbarimg, "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", "-"],
         input=out.getvalue(),
