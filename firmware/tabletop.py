@@ -153,7 +153,11 @@ class EmulatedTable:
             if event is not None:
                 self.inbox.append(event)
         while self.inbox:
-            self.companion.handle(self.inbox.popleft())
+            self.handle(self.inbox.popleft())
+
+    def handle(self, event: Event) -> None:
+        """One event through the companion (a subclass may watch it, as a loop's hooks do)."""
+        self.companion.handle(event)
 
     def screens(self) -> dict[str, Image.Image]:
         """What each emulated display shows now: the frame the driver's bytes produced."""

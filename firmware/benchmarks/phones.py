@@ -137,19 +137,16 @@ class StreamedTable(EmulatedTable):
         cycle queues its events together, so a question asked while they are handled waits
         behind them, as on the service loop's queue: it is answered at the next settle."""
         self._answer_asks()
-        from firmware.inputs import from_scanner
+        super().settle()
 
-        for tag_event in self.scanner.cycle():
-            event = from_scanner(tag_event)
-            if event is not None:
-                self.inbox.append(event)
-        while self.inbox:
-            event = self.inbox.popleft()
-            self.companion.handle(event)
-            for seen in self.on_event:
-                seen(event)
-            for hook in self.after_event:
-                hook()
+    def handle(self, event: Event) -> None:
+        """The event through the companion, then the loop's hooks, as the service loop runs
+        them."""
+        super().handle(event)
+        for seen in self.on_event:
+            seen(event)
+        for hook in self.after_event:
+            hook()
 
     def _answer_asks(self) -> None:
         while True:
