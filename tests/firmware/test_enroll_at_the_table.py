@@ -54,3 +54,37 @@ def test_a_bound_tag_asks_before_rebinding(tmp_path):
         assert top.companion.registry.card_for(TAG_1, None) == "fire_mage"
     with Journal.open(tmp_path) as journal:
         assert journal.bindings() == {TAG_1: "fire_mage"}
+
+
+def test_the_count_goes_down_and_the_last_card_says_every_card_has_a_tag(tmp_path):
+    from engine.resarcana import CARDS
+
+    last_two = list(CARDS)[-2:]
+    names = [CARDS[card].name for card in last_two]
+    games = GameShelf(bindings={f"05{i:012x}": c for i, c in enumerate(list(CARDS)[:-2])})
+    with EmulatedTable(tmp_path, games, written_ids=False) as top:
+        enroll_mode(top, which=1)
+        assert same(
+            top.screens()["status"],
+            render(PromptScreen(f"Tap: {names[0]}", title="Enroll (2 left)")),
+        )
+        top.press("ok")  # no question asked: OK binds nothing
+        top.press("select")  # skip: the last card first, the skipped one after it
+        assert same(
+            top.screens()["status"],
+            render(PromptScreen(f"Tap: {names[1]}", title="Enroll (2 left)")),
+        )
+        top.tap("stake-1", Ntag(TAG_1))
+        assert same(
+            top.screens()["status"],
+            render(PromptScreen(f"Tap: {names[0]}", title="Enroll (1 left)")),
+        )
+        top.press("select")  # skipping the only card left keeps it
+        top.tap("stake-2", Ntag(TAG_2))
+        done = render(PromptScreen("Every card has a tag", title="Enrolled"))
+        assert same(top.screens()["status"], done)
+        top.tap("stake-2", Ntag("04000000000003"))  # nothing left to bind it to
+        top.press("select")
+        assert same(top.screens()["status"], done)
+    with Journal.open(tmp_path) as journal:
+        assert journal.bindings("res-arcana") == {TAG_1: last_two[1], TAG_2: last_two[0]}
