@@ -106,3 +106,13 @@ def test_once_the_game_is_over_a_press_is_refused_and_the_ranking_stays(tmp_path
             final = SeatScreen(player["name"], Essences(**player["essences"]), player["vp"])
             assert shows(top, f"stake-{seat}", final)
             assert top.screens()[f"stake-{seat}"].tobytes() == seats[f"stake-{seat}"].tobytes()
+
+
+def test_a_discard_refused_in_a_german_game_says_why_in_german(tmp_path):
+    with EmulatedTable(tmp_path, GameShelf(seed=SEAT_0_STARTS, language="de")) as top:
+        seat_duel(top)
+        top.press("select")  # the Healer, to act, starts a discard
+        top.tap("stake-1", "death_bell")  # the Priest taps one: not theirs to discard now
+        refused = render(RefusalScreen("Du bist nicht am Zug"), language="de")
+        assert top.screens()["stake-1"].tobytes() == refused.tobytes()
+        assert lines(top) == []
