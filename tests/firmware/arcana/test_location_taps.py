@@ -12,6 +12,7 @@ from engine.arcana.playout import random_playout
 from engine.arcana.setup import initial_state
 from firmware.games import GameShelf
 from firmware.journal import Journal
+from firmware.screens import RefusalScreen, render
 from firmware.tabletop import EmulatedTable
 from tests.firmware.arcana.conftest import ArcanaController
 
@@ -57,27 +58,45 @@ def test_a_militia_is_no_agent_to_move(table):
     assert line["params"] == {"card": "blades_agent_5", "to": 4}
 
 
-def a_swap_with_an_emptied_stake() -> tuple[dict, list[dict], str]:
-    """A sensible two-player game up to a turn where a stake shows no market card (its pile
-    is used up) and the player to act may swap stakes: its setup, its lines, the location."""
+def a_swap_in_a_late_game(stakes_shown: int, legal: bool) -> tuple[dict, list[dict], str]:
+    """A sensible two-player game up to a turn where only `stakes_shown` stakes still show a
+    market card (the others' piles are used up) and the player to act holds a swap location,
+    which the rules let them play now (`legal`) or not: its setup, its lines, the location."""
     for seed in range(50):
         played = random_playout(random.Random(seed), 2, "basic", "sensible", record=True)
         state = initial_state(played["setup"])
         for at, line in enumerate(played["lines"]):
-            if pending(state).kind == "turn" and None in [s.market for s in state.stakes]:
-                for action in RULES.legal_actions(state):
-                    if action.kind == "location" and "a" in dict(action.params):
-                        return played["setup"], played["lines"][:at], action.card
+            waiting = pending(state)
+            shown = sum(stake.market is not None for stake in state.stakes)
+            if waiting.kind == "turn" and shown == stakes_shown:
+                swaps = {a.card for a in RULES.legal_actions(state) if "a" in dict(a.params or ())}
+                for card in sorted(state.possession[waiting.player]):
+                    found = state.catalog.cards[card]
+                    if found.effect == "swap_stakes" and (card in swaps) == legal:
+                        return played["setup"], played["lines"][:at], card
             state = RULES.apply(state, decode_action(line)).state
-    raise AssertionError("no sensible game of 50 comes to a swap beside an emptied stake")
+    raise AssertionError(f"no sensible game of 50 comes to a swap with {stakes_shown} stakes")
 
 
-def test_a_stake_that_shows_no_market_card_cannot_be_swapped(tmp_path):
-    setup, lines, location = a_swap_with_an_emptied_stake()
+def resume(tmp_path, setup: dict, lines: list[dict]) -> None:
+    """Journal a game as the table would have, so that the next table resumes it."""
     with Journal.open(tmp_path) as journal:
         game = journal.start("arcana", setup)
         for line in lines:
             journal.append(game, line)
+
+
+def test_a_swap_with_one_stake_showing_a_card_is_refused_before_asking(tmp_path):
+    setup, lines, location = a_swap_in_a_late_game(stakes_shown=1, legal=False)
+    resume(tmp_path, setup, lines)
+    with EmulatedTable(tmp_path, GameShelf()) as top:
+        table = ArcanaController(top)
+        table.refused("stake-2", location, "Swapping needs two stakes with a market card")
+
+
+def test_a_stake_that_shows_no_market_card_cannot_be_swapped(tmp_path):
+    setup, lines, location = a_swap_in_a_late_game(stakes_shown=4, legal=True)
+    resume(tmp_path, setup, lines)
     with EmulatedTable(tmp_path, GameShelf()) as top:  # the game resumes at that turn
         table = ArcanaController(top)
         empty = [s.market for s in table.state.stakes].index(None)
@@ -89,3 +108,23 @@ def test_a_stake_that_shows_no_market_card_cannot_be_swapped(tmp_path):
         top.tap(f"stake-{shown[0]}", location)
         line = table.tap(f"stake-{shown[1]}", location)
         assert line["params"] == {"a": shown[0], "b": shown[1]}
+
+
+def test_a_location_without_parameters_is_played_at_once(table):
+    table.seat(
+        ("usurers", "blades"), ("m_agent_01", "m_loc_02", "m_agent_02", "m_loc_03", "m_agent_06")
+    )
+    line = table.tap("stake-3", "usurers_location")
+    assert line == {"player": 0, "action": "location", "card": "usurers_location"}
+    assert not table.controller.prompting()
+
+
+def test_a_location_out_of_turn_is_refused_in_the_language_of_the_game(tmp_path):
+    with EmulatedTable(tmp_path, GameShelf(language="de")) as top:
+        table = ArcanaController(top)
+        table.seat()  # Blades to play
+        before = table.lines()
+        top.tap("stake-1", "ferrymen_location")
+        refused = render(RefusalScreen("Du bist nicht am Zug"), language="de")
+        assert top.screens()["stake-1"].tobytes() == refused.tobytes()
+        assert table.lines() == before and not table.controller.prompting()
