@@ -1,0 +1,44 @@
+"""Arcana's seating on other tables: one with fewer pads than the game's stakes says so and
+stays at the seats; a German table names the guilds in German while they sit down."""
+
+from __future__ import annotations
+
+from firmware.games import GameShelf
+from firmware.screens import PromptIcon, PromptScreen, RefusalScreen, render
+from firmware.tabletop import EmulatedTable
+from tests.firmware.arcana.conftest import ArcanaController
+
+
+def shows(top, role: str, model, language: str = "en") -> bool:
+    return top.screens()[role].tobytes() == render(model, language=language).tobytes()
+
+
+def test_fewer_pads_than_stakes_is_refused_and_the_seats_stay(tmp_path):
+    games = GameShelf(pads=("stake-0", "stake-1", "stake-2"))
+    with EmulatedTable(tmp_path, games) as top:
+        ArcanaController(top).choose()
+        top.tap("stake-0", "blades_base")
+        top.tap("stake-0", "ferrymen_base")
+        top.press("ok")  # two players play on five stakes
+        assert shows(top, "status", RefusalScreen("5 stakes need 5 pads; this table has 3"))
+        top.wait(4)
+        seat_3 = PromptScreen("Tap your guild base, or OK to play with 2", title="Seat 3")
+        assert shows(top, "status", seat_3)
+        top.tap("stake-0", "thieves_base")  # three play on four: still one pad short
+        top.press("ok")
+        assert shows(top, "status", RefusalScreen("4 stakes need 4 pads; this table has 3"))
+        top.tap("stake-2", "usurers_base")  # the fourth sits down: refused where it was tapped
+        assert shows(top, "stake-2", RefusalScreen("5 stakes need 5 pads; this table has 3"))
+        assert top.journal.unfinished() is None
+
+
+def test_a_german_table_names_the_guilds_in_german_while_they_sit(tmp_path):
+    with EmulatedTable(tmp_path, GameShelf(language="de")) as top:
+        ArcanaController(top).choose()
+        top.tap("stake-0", "blades_base")
+        seated = PromptScreen("Klingen", title="Platz 1", icon=PromptIcon.NONE)
+        assert shows(top, "stake-0", seated, "de")
+        top.tap("stake-3", "blades_base")
+        assert shows(top, "stake-3", RefusalScreen("Klingen sitzen schon (Platz 1)"), "de")
+        asked = PromptScreen("Basiskarte deiner Gilde auflegen", title="Platz 2")
+        assert shows(top, "status", asked, "de")
