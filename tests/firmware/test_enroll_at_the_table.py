@@ -88,3 +88,23 @@ def test_the_count_goes_down_and_the_last_card_says_every_card_has_a_tag(tmp_pat
         assert same(top.screens()["status"], done)
     with Journal.open(tmp_path) as journal:
         assert journal.bindings("res-arcana") == {TAG_1: last_two[1], TAG_2: last_two[0]}
+
+
+def test_with_one_card_left_a_tag_bound_to_another_still_asks_first(tmp_path):
+    from engine.resarcana import CARDS
+
+    *others, last = list(CARDS)
+    games = GameShelf(bindings={f"05{i:012x}": card for i, card in enumerate(others)})
+    with EmulatedTable(tmp_path, games, written_ids=False) as top:
+        enroll_mode(top, which=1)
+        top.tap("stake-0", Ntag("05" + "0" * 12))  # the tag of the first card, Fire Mage
+        name = CARDS[last].name
+        asking = ChoiceScreen(
+            "Tag is Fire Mage", (f"Re-bind: {name}", "Keep it"), 0, "OK: re-bind  Select: keep"
+        )
+        assert same(top.screens()["status"], render(asking))
+        top.press("ok")
+        done = render(PromptScreen("Every card has a tag", title="Enrolled"))
+        assert same(top.screens()["status"], done)
+    with Journal.open(tmp_path) as journal:
+        assert journal.bindings("res-arcana") == {"05" + "0" * 12: last}
