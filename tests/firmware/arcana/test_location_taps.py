@@ -119,6 +119,11 @@ def test_a_location_without_parameters_is_played_at_once(table):
     assert not table.controller.prompting()
 
 
+def test_a_location_out_of_turn_is_refused_with_the_rules_sentence(table):
+    table.seat()  # Blades to play
+    table.refused("stake-1", "ferrymen_location", "Blades to play")
+
+
 def test_a_location_out_of_turn_is_refused_in_the_language_of_the_game(tmp_path):
     with EmulatedTable(tmp_path, GameShelf(language="de")) as top:
         table = ArcanaController(top)
