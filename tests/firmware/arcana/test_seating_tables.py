@@ -42,3 +42,18 @@ def test_a_german_table_names_the_guilds_in_german_while_they_sit(tmp_path):
         assert shows(top, "stake-3", RefusalScreen("Klingen sitzen schon (Platz 1)"), "de")
         asked = PromptScreen("Basiskarte deiner Gilde auflegen", title="Platz 2")
         assert shows(top, "status", asked, "de")
+
+
+def test_a_reader_that_is_no_pad_of_the_game_has_no_stake(tmp_path):
+    games = GameShelf(pads=("stake-0", "stake-1", "stake-2", "stake-3"))  # stake-4 left out
+    with EmulatedTable(tmp_path, games) as top:
+        ArcanaController(top).choose()
+        for guild in ("blades", "ferrymen", "thieves"):
+            top.tap("stake-0", f"{guild}_base")
+        top.press("ok")  # three players: four stakes, one per pad
+        top.tap("stake-4", "m_agent_01")
+        assert shows(top, "stake-4", RefusalScreen("No stake on this pad with 3 players"))
+        for stake, card in enumerate(("m_agent_01", "m_loc_02", "m_agent_02", "m_loc_03")):
+            top.tap(f"stake-{stake}", card)
+        _, setup = top.journal.setup(top.companion.game_id)
+        assert setup["stakes"] == ["m_agent_01", "m_loc_02", "m_agent_02", "m_loc_03"]
