@@ -90,3 +90,12 @@ def test_select_keeps_it_and_going_on_needs_no_answer(advanced):
     advanced.tap("stake-0", "m_agent_05")
     assert advanced.state.under_base[1] == ()
     assert "m_agent_01" in advanced.state.possession[1]
+
+
+def test_a_card_kept_out_of_the_base_is_not_asked_about_again_while_it_may_still_go(advanced):
+    bribe_to_win(advanced)
+    advanced.top.press("select")  # no: Ferrymen keep it
+    advanced.tap("stake-0", "m_agent_05")  # the next card: it may still go under the base
+    assert "m_agent_01" in advanced.state.stashable[1]
+    hands = (HandCount("Blades", 2), HandCount("Ferrymen", 2))
+    assert advanced.shows("status", ArcanaStatusScreen(1, "Blades", hands, "Tap a card to play"))
