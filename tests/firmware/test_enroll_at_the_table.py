@@ -108,3 +108,18 @@ def test_with_one_card_left_a_tag_bound_to_another_still_asks_first(tmp_path):
         assert same(top.screens()["status"], done)
     with Journal.open(tmp_path) as journal:
         assert journal.bindings("res-arcana") == {"05" + "0" * 12: last}
+
+
+def test_a_tag_just_enrolled_seats_its_mage_once_the_game_is_chosen(tmp_path):
+    from firmware.screens import PromptIcon
+
+    with EmulatedTable(tmp_path, GameShelf(), written_ids=False) as top:
+        enroll_mode(top, which=1)
+        top.tap("stake-0", Ntag(TAG_1))  # Fire Mage
+        top.press("undo")  # out of the cards to enroll
+        top.press("undo")  # out of enrolling: the game choice
+        top.press("select")
+        top.press("ok")  # Res Arcana, whose cards the table now knows this tag by
+        top.tap("stake-0", Ntag(TAG_1))
+        seated = render(PromptScreen("Fire Mage", "Seat 1", PromptIcon.NONE))
+        assert same(top.screens()["stake-0"], seated)
