@@ -110,16 +110,24 @@ def test_with_one_card_left_a_tag_bound_to_another_still_asks_first(tmp_path):
         assert journal.bindings("res-arcana") == {"05" + "0" * 12: last}
 
 
-def test_a_tag_just_enrolled_seats_its_mage_once_the_game_is_chosen(tmp_path):
+def test_tags_just_enrolled_seat_their_mages_and_are_known_in_the_game(tmp_path):
     from firmware.screens import PromptIcon
 
     with EmulatedTable(tmp_path, GameShelf(), written_ids=False) as top:
         enroll_mode(top, which=1)
         top.tap("stake-0", Ntag(TAG_1))  # Fire Mage
+        top.tap("stake-0", Ntag(TAG_2))  # Forest Healer
         top.press("undo")  # out of the cards to enroll
         top.press("undo")  # out of enrolling: the game choice
         top.press("select")
-        top.press("ok")  # Res Arcana, whose cards the table now knows this tag by
+        top.press("ok")  # Res Arcana, whose cards the table now knows these tags by
         top.tap("stake-0", Ntag(TAG_1))
         seated = render(PromptScreen("Fire Mage", "Seat 1", PromptIcon.NONE))
         assert same(top.screens()["stake-0"], seated)
+        top.tap("stake-1", Ntag(TAG_2))
+        top.press("ok")
+        _, setup = top.journal.setup(top.companion.game_id)
+        assert setup["mages"] == ["fire_mage", "forest_healer"]
+        # the game's own registry, made afresh from the table's bindings, knows them too
+        assert top.companion.registry.card_for(TAG_1, None) == "fire_mage"
+        assert top.companion.registry.card_for(TAG_2, None) == "forest_healer"
