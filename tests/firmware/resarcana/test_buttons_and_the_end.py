@@ -116,3 +116,20 @@ def test_a_discard_refused_in_a_german_game_says_why_in_german(tmp_path):
         refused = render(RefusalScreen("Du bist nicht am Zug"), language="de")
         assert top.screens()["stake-1"].tobytes() == refused.tobytes()
         assert lines(top) == []
+
+
+def test_while_a_gain_is_chosen_the_other_seats_show_their_own_screens(duel):
+    duel.press("select")
+    duel.tap("stake-0", "death_bell")
+    assert shows(duel, "stake-0", ChoiceScreen("Death Bell", GAIN_LABELS, 0))
+    assert shows(duel, "stake-1", SeatScreen("Shadow Priest", ONE_EACH, 0))
+
+
+def test_a_dealt_game_shows_its_face_up_monuments_on_the_status_screen():
+    from firmware.controllers.resarcana.screens import Prompt, table_screens
+    from firmware.screens import Essence, ResStatusScreen
+
+    dealt = Bot(3, 2).state  # the bot's full deal: the monuments are known cards
+    places = (Essence.FIRE, Essence.LIFE, Essence.CALM, Essence.DEATH, Essence.GOLD)
+    status = table_screens(dealt, Prompt(), None)[0]
+    assert status == ResStatusScreen(1, status.turn, places, monuments_up=2, monuments_hidden=4)
