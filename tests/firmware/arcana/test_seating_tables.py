@@ -3,10 +3,13 @@ stays at the seats; a German table names the guilds in German while they sit dow
 
 from __future__ import annotations
 
+from engine.arcana import load_catalog
 from firmware.games import GameShelf
-from firmware.screens import PromptIcon, PromptScreen, RefusalScreen, render
+from firmware.screens import Arcanum, PromptIcon, PromptScreen, RefusalScreen, StakeScreen, render
 from firmware.tabletop import EmulatedTable
 from tests.firmware.arcana.conftest import ArcanaController
+
+CATALOG = load_catalog("sample")
 
 
 def shows(top, role: str, model, language: str = "en") -> bool:
@@ -57,3 +60,19 @@ def test_a_reader_that_is_no_pad_of_the_game_has_no_stake(tmp_path):
             top.tap(f"stake-{stake}", card)
         _, setup = top.journal.setup(top.companion.game_id)
         assert setup["stakes"] == ["m_agent_01", "m_loc_02", "m_agent_02", "m_loc_03"]
+
+
+def test_buttons_other_than_ok_while_seating_and_ok_while_laying_stakes_change_nothing(table):
+    table.choose()
+    table.top.tap("stake-0", "blades_base")
+    table.top.press("select")  # no refusal, no seat taken
+    assert table.shows("status", PromptScreen("Tap your guild base", title="Seat 2"))
+    table.top.tap("stake-0", "ferrymen_base")
+    table.top.press("ok")
+    table.top.tap("stake-0", "m_agent_01")
+    table.top.press("ok")  # the stakes are laid by taps: OK leaves the card laid
+    found = CATALOG.cards["m_agent_01"]
+    laid = StakeScreen(found.name, Arcanum(found.main), found.threshold, (), stake="Stake 1")
+    assert table.shows("stake-0", laid)
+    asked = PromptScreen("Tap each stake's first card (4 to go)", title="Stakes")
+    assert table.shows("status", asked)

@@ -14,7 +14,13 @@ from engine.arcana.setup import initial_state
 from firmware.controllers.arcana.screens import Prompt, table_screens
 from firmware.games import GameShelf
 from firmware.journal import Journal
-from firmware.screens import BreakdownScreen, RankingScreen, StruggleScreen, render
+from firmware.screens import (
+    BreakdownScreen,
+    RankingScreen,
+    RefusalScreen,
+    StruggleScreen,
+    render,
+)
 from firmware.tabletop import EmulatedTable
 
 PADS = ("stake-0", "stake-1", "stake-2", "stake-3", "stake-4")
@@ -65,4 +71,6 @@ def test_the_last_struggles_stay_until_ok_and_select_pages_round_to_the_ranking(
         assert [page.page for page in pages] == [1, 2]
         top.press("select")  # past the last player's: the ranking again
         assert image(top, "status") == ranking
+        top.tap("stake-1", "m_agent_01")  # a card after the end: refused where it was tapped
+        assert image(top, "stake-1") == render(RefusalScreen("The game is over")).tobytes()
         assert len(top.journal.lines(top.companion.game_id)) == len(lines)
