@@ -76,3 +76,22 @@ def test_buttons_other_than_ok_while_seating_and_ok_while_laying_stakes_change_n
     assert table.shows("stake-0", laid)
     asked = PromptScreen("Tap each stake's first card (4 to go)", title="Stakes")
     assert table.shows("status", asked)
+
+
+def test_a_card_laid_twice_is_named_in_the_catalogs_german(tmp_path):
+    import tomllib
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parents[3] / "engine/arcana/catalogs/sample.toml"
+    catalog = tomllib.loads(sample.read_text(encoding="utf-8"))
+    for card in catalog["cards"]:
+        if card["id"] == "m_agent_01":
+            card["names"] = {"de": "Musteragent 1"}
+    with EmulatedTable(tmp_path, GameShelf(catalog=catalog, language="de")) as top:
+        ArcanaController(top).choose()
+        top.tap("stake-0", "blades_base")
+        top.tap("stake-0", "ferrymen_base")
+        top.press("ok")
+        top.tap("stake-0", "m_agent_01")
+        top.tap("stake-1", "m_agent_01")
+        assert shows(top, "stake-1", RefusalScreen("Musteragent 1 liegt in Zone 1"), "de")
