@@ -133,3 +133,14 @@ def test_a_location_out_of_turn_is_refused_in_the_language_of_the_game(tmp_path)
         refused = render(RefusalScreen("Du bist nicht am Zug"), language="de")
         assert top.screens()["stake-1"].tobytes() == refused.tobytes()
         assert table.lines() == before and not table.controller.prompting()
+
+
+def test_a_new_card_tapped_on_a_pad_without_a_stake_is_refused(table):
+    table.seat(THREE, STAKES_THREE)
+    table.tap("stake-2", "blades_agent_4")
+    table.tap("stake-3", "ferrymen_agent_1")
+    table.tap("stake-1", "thieves_agent_1")
+    table.tap("stake-2", "blades_relic")  # bought by the bribe: stake 3 waits for a card
+    table.refused("stake-4", "m_agent_05", "No stake on this pad with 3 players")
+    line = table.tap("stake-2", "m_agent_05")
+    assert line == {"action": "reveal", "stake": 2, "card": "m_agent_05"}
