@@ -144,3 +144,13 @@ def test_a_new_card_tapped_on_a_pad_without_a_stake_is_refused(table):
     table.refused("stake-4", "m_agent_05", "No stake on this pad with 3 players")
     line = table.tap("stake-2", "m_agent_05")
     assert line == {"action": "reveal", "stake": 2, "card": "m_agent_05"}
+
+
+def test_a_militia_tapped_on_a_pad_without_a_stake_is_refused(table):
+    tasks = (("task_01", "task_05"), ("task_02", "task_06"), ("task_03", "task_07"))
+    table.seat(THREE, STAKES_THREE, variant="advanced", tasks=tasks)
+    table.top.press("select")
+    table.tap("stake-0", "blades_relic")  # discarded: Blades place a militia
+    table.refused("stake-4", "militia_2", "No stake on this pad with 3 players")
+    line = table.tap("stake-3", "militia_2")
+    assert line == {"player": 0, "action": "militia", "card": "militia_2", "stake": 3}
