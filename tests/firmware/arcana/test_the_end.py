@@ -71,6 +71,12 @@ def test_the_last_struggles_stay_until_ok_and_select_pages_round_to_the_ranking(
         assert [page.page for page in pages] == [1, 2]
         top.press("select")  # past the last player's: the ranking again
         assert image(top, "status") == ranking
+        top.press("undo")  # the last move taken back, and put back: the ranking first again
+        top.press("undo", held=True)
+        top.wait(4)  # the "Redone" notice fades
+        assert image(top, "status") == ranking
+        top.press("select")
+        assert top.companion.controller.screens()["status"].page == 1
         top.tap("stake-1", "m_agent_01")  # a card after the end: refused where it was tapped
         assert image(top, "stake-1") == render(RefusalScreen("The game is over")).tobytes()
         assert len(top.journal.lines(top.companion.game_id)) == len(lines)
