@@ -10,7 +10,8 @@ enrollment: `firmware/web/enrollment_page.py`).
 The catalog file is `catalog.toml` in the state directory, the one the catalog form's builder
 writes (`firmware/web/catalog_save.py`); it is read afresh for every answer. The bindings are
 the journal's, read and written on the table loop's thread (`LiveTable.ask`), and a new
-binding reaches the running table's registry at once.
+binding reaches the running table's registry at once. What `catalog check` says (progress,
+a refused import or CSV export) is said in the table's language (`catalog_checks.said_in`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from engine.resarcana import name as res_arcana_name
 from firmware.enrollment import EnrollError, Enrollment
 from firmware.enrollment_csv import CSV_FIELDS
 from firmware.web import guard
-from firmware.web.catalog_checks import check_entries
+from firmware.web.catalog_checks import check_entries, said_in
 from firmware.web.catalog_progress import progress
 from firmware.web.catalog_transfer import (
     TransferRefused,
@@ -67,6 +68,10 @@ class OwnerCatalog:
         data = await asyncio.to_thread(self._data)  # checking a catalog takes a while
         bindings = await self.live.ask(self._arcana_bindings)
         counted = await asyncio.to_thread(progress, data, bindings)
+        language = await self._language()
+        check = counted["check"]
+        for key in ("problems", "lacking"):
+            check[key] = said_in(language, check[key])
         return web.json_response(
             {"file": str(self.path), "exists": self.path.exists(), "plays": self.strict, **counted}
         )
@@ -85,10 +90,11 @@ class OwnerCatalog:
         data = await asyncio.to_thread(self._data)
         problems, _lacking = await asyncio.to_thread(check_entries, data)
         if problems:  # a key CSV has no column for would be lost
+            said = said_in(await self._language(), problems[:5])
             raise guard.Refused(
                 409,
                 "The catalog has problems to fix before it can be a CSV file (TOML works): "
-                + "; ".join(problems[:5]),
+                + "; ".join(said),
             )
         return _download(to_csv(data).encode(), f"{stem}.csv", "text/csv")
 
@@ -100,13 +106,19 @@ class OwnerCatalog:
                 import_catalog, self.path, str(body["format"]), raw, self.strict
             )
         except TransferRefused as err:
+            said = said_in(await self._language(), err.problems)
             return web.json_response(
-                {"error": f"Nothing imported: {err.message}", "problems": err.problems},
+                {"error": f"Nothing imported: {'; '.join(said)}", "problems": said},
                 status=err.status,
             )
+        done["lacking"] = said_in(await self._language(), done["lacking"])
         if self.strict:
             done["note"] = "The table plays the new catalog from its next start"
         return web.json_response({"imported": done})
+
+    async def _language(self) -> str | None:
+        """The language the pages speak: the game shown's, else the table's first."""
+        return await self.live.ask(self.live.companion.current_language)
 
     # -- the bindings -----------------------------------------------------------------------
     def _arcana_bindings(self) -> dict[str, str]:
