@@ -5,6 +5,8 @@ the CLI and the pages agree), and the owner's pages answer in German and Persian
 from __future__ import annotations
 
 import base64
+import contextlib
+import io
 import string
 
 import pytest
@@ -12,6 +14,7 @@ from catalog_problems import every_problem, sample
 from web_table import WebTable
 
 from engine.arcana.problems import SENTENCES
+from firmware import cli
 from firmware.language import catalog_problem, codes, load, using
 from firmware.web.catalog_checks import SENTENCES as PAGE_SENTENCES
 from firmware.web.catalog_transfer import to_toml
@@ -133,3 +136,36 @@ def test_an_english_table_says_what_the_cli_prints(tmp_path):
         status, answer = owner.post("api/catalog/check", {"entry": bad, "replaces": None})
         said = 'card "usurers_base": unknown guild "usurer" in guild'  # as the CLI prints it
         assert status == 200 and answer["problems"] == {"guild": [said]}
+
+
+def check_printed(path, *options: str) -> list[str]:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert cli.main(["catalog", "check", str(path), *options]) == 2
+    return err.getvalue().splitlines()
+
+
+def test_the_cli_says_the_problems_in_english_unless_asked(tmp_path):
+    path = tmp_path / "mine.toml"
+    data = sample()
+    data["guilds"]["thieves"]["tie_arcanum"] = "luck"
+    data["cards"] = [c for c in data["cards"] if c["id"] != "game_end"]
+    path.write_text(to_toml(data), encoding="utf-8")
+    assert check_printed(path) == [
+        f"{path}: 2 problem(s)",
+        f'{path}: guild "thieves": unknown arcanum "luck" in tie_arcanum',
+        f"{path}: cards: need exactly 1 game_end card, found 0",
+    ]
+    assert check_printed(path, "--language", "de")[1:] == [
+        f'{path}: Gilde "thieves": unbekanntes Arcanum "luck" in tie_arcanum',
+        f"{path}: cards: nötig ist genau 1 Spielende-Karte (game_end), gefunden 0",
+    ]
+    # Persian keeps its zero-width non-joiners (spelling) and drops the pages' leading RLM
+    assert check_printed(path, "--language", "fa")[1:] == [
+        f'{path}: صنف "thieves": آرکانوم ناشناختهٔ "luck" در tie_arcanum',
+        f"{path}: cards: دقیقاً 1 کارت game_end لازم است، 0 پیدا شد",
+    ]
+    wide = data | {"guilds": {**data["guilds"], "ferrymen": {"names": {"xx": "x"}}}}
+    path.write_text(to_toml(wide), encoding="utf-8")
+    (said,) = [line for line in check_printed(path, "--language", "fa") if "xx" in line]
+    assert "زبان\u200cهای میز" in said and "\\u200c" not in said and "\u200f" not in said
