@@ -116,7 +116,7 @@ class Card:
 
     def name_in(self, language: str | None) -> str:
         """The card's name in a language ("de"), else its `name`."""
-        return (self.names or {}).get(language or "", self.name)
+        return (self.names or {}).get(language, self.name) if language else self.name
 
     @property
     def is_market(self) -> bool:
@@ -141,7 +141,7 @@ class Guild:
 
     def name_in(self, language: str | None) -> str:
         """The guild's name in a language ("de"), else its `name`."""
-        return (self.names or {}).get(language or "", self.name)
+        return (self.names or {}).get(language, self.name) if language else self.name
 
 
 @dataclass(frozen=True, eq=False)
@@ -335,8 +335,9 @@ def _parse_guilds(raw: Any, problems: list[str]) -> dict[str, Guild]:
             problems.append(problem(f"guild_name_{fault}", guild=gid, **value))
             label = gid
         names = parse_names(entry.get("names"), "guild", gid, problems)
-        check_twins(gid, Guild(gid, label, tie, names), guilds, problems)
-        guilds[gid] = Guild(gid, label, tie, names)
+        guild = Guild(gid, label, tie, names)
+        check_twins(gid, guild, guilds, problems)
+        guilds[gid] = guild
     return guilds
 
 

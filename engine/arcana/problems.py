@@ -151,7 +151,7 @@ class Problem(str):
         made.params = params
         return made
 
-    def __getnewargs__(self) -> tuple[str, str, dict[str, Any]]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[str, str, dict[str, Any]]:
         return (self.code, str(self), self.params)  # copied and pickled with its code
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import copy
 import pickle
+import string
 
 import pytest
-from catalog_problems import CHANGES, FILES, every_problem
+from catalog_problems import CHANGES, FILED, FILES, MORE, every_problem, problems_of, sample
 
+from engine.arcana.catalog import CatalogError, card_problems
 from engine.arcana.problems import SENTENCES, Problem, problem
 from firmware.web.catalog_checks import SENTENCES as PAGE_SENTENCES
 
@@ -18,7 +20,21 @@ def test_each_problem_is_said_word_for_word_with_its_code(tmp_path) -> None:
         assert expected in said, (code, said)
         (found,) = [p for p in said if p == expected]
         assert isinstance(found, Problem) and found.code == code, (code, found)
-        assert SENTENCES.get(code, PAGE_SENTENCES.get(code)).format(**found.params) == expected
+        template = SENTENCES.get(code, PAGE_SENTENCES.get(code))
+        assert template.format(**found.params) == expected
+        assert set(found.params) == fields(template), code  # the values it says, no more
+
+
+def fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_each_problem_said_in_more_places_is_said_word_for_word_with_its_code() -> None:
+    for code, change, expected, _filed in MORE:
+        data = sample()
+        change(data)
+        (found,) = [p for p in problems_of(data) if p == expected]
+        assert found.code == code and set(found.params) == fields(SENTENCES[code]), expected
 
 
 def test_every_code_has_a_broken_catalog_that_says_it() -> None:
@@ -43,3 +59,22 @@ def test_a_problem_not_in_the_sentences_is_a_bug_not_a_sentence() -> None:
         problem("no_such_code")
     with pytest.raises(KeyError):  # a value the sentence needs and was not given
         problem("card_missing", card="x")
+
+
+def test_each_cards_problem_is_filed_under_its_card_and_field_for_the_form() -> None:
+    cases = [(code, change, expected, FILED.get(code)) for code, change, expected in CHANGES]
+    for code, change, expected, filed in cases + MORE:
+        data = sample()
+        change(data)
+        if code == "too_deep":  # not checked at all: the whole check's one problem
+            with pytest.raises(CatalogError) as caught:
+                card_problems(data, 55)
+            assert caught.value.problems == [expected]
+            continue
+        if filed is None:  # about the catalog or a guild: no one card's
+            assert all(expected not in said for said in card_problems(data, 55).values())
+            continue
+        number, field = filed
+        fields = card_problems(data, number)
+        assert expected in fields.get(field, []), (code, fields)
+        assert [f for f, said in fields.items() if expected in said] == [field], code
