@@ -209,3 +209,35 @@ def test_the_catalog_name_is_needed_and_a_card_without_a_usable_id_is_left_out()
         "card 84: id must be text, not 7",  # left out: a market card short of the 60
         "too few market cards for the piles: 59, need 60 (5 piles of 12)",
     ]
+
+
+def test_a_catalog_object_keeps_the_source_and_the_label_it_is_given() -> None:
+    assert parse_catalog(sample(), "given").source == "given"
+    deep = {"a": {"b": {"c": {"d": {"e": {"f": {"g": {"h": {"i": 1}}}}}}}}}
+    for data in (deep, ["not", "a", "table"]):
+        with pytest.raises(CatalogError) as caught:
+            parse_catalog(data, None, "mine")
+        assert caught.value.source == "mine" and str(caught.value).startswith("mine: ")
+
+
+def test_a_value_that_does_not_apply_to_the_cards_kind_is_left_out_of_the_loaded_card() -> None:
+    data = sample()
+    card(data, "blades_agent_2").update(fief="temple")  # a guild card has no fief
+    card(data, A).update(effect="swap_stakes")  # only a location has an effect
+    catalog = loaded(data)
+    agent, market = catalog.cards["blades_agent_2"], catalog.cards[A]
+    assert (agent.fief, market.effect) == (None, None)
+    assert (market.fief, catalog.cards["m_loc_03"].effect) == ("temple", "swap_stakes")
+    again = {c["id"]: c for c in catalog.to_object()["cards"]}
+    assert "fief" not in again["blades_agent_2"] and "effect" not in again[A]
+
+
+def test_an_unknown_shipped_name_lists_the_shipped_catalogs(tmp_path, monkeypatch) -> None:
+    import engine.arcana.catalog as catalogs
+
+    for name in ("sample", "second"):
+        (tmp_path / f"{name}.toml").write_text("", encoding="utf-8")
+    monkeypatch.setattr(catalogs, "CATALOG_DIR", tmp_path)
+    with pytest.raises(CatalogError) as caught:
+        load_catalog("nosuch")
+    assert caught.value.problems == ['no shipped catalog named "nosuch" (shipped: sample, second)']
