@@ -43,7 +43,7 @@ def test_the_docs_give_the_figures_of_both_chips_and_both_heights():
 def test_the_bench_measures_the_display_figures_the_docs_give(chip, height):
     figures = update_figures(chip, height, "i2c", 400_000, repeats=1)
     full, full_ms, one, one_ms, share = documented()[(chip, height)]
-    assert figures.keys() == KEYS | {CPU}
+    assert figures.keys() == KEYS | {CPU, "timed_updates"}
     assert (figures["chip"], figures["size"], figures["interface"], figures["clock_hz"]) == (
         chip,
         f"128x{height}",
@@ -63,6 +63,20 @@ def test_by_default_the_bench_measures_an_ssd1306_128x64_on_i2c_at_400_khz():
     default = update_figures()
     named = update_figures("ssd1306", 64, "i2c", 400_000, repeats=1)
     assert {k: default[k] for k in KEYS} == {k: named[k] for k in KEYS}
+    assert default["timed_updates"]["updates"] == 200
+
+
+@pytest.mark.parametrize(("chip", "repeats"), [("ssd1306", 4), ("sh1106", 3), ("ssd1306", 200)])
+def test_the_cpu_figure_times_one_digit_updates_every_one_a_change(chip, repeats):
+    """The timed loop goes 12, 13, 12, ... from the 13 on the screen: each update sends what
+    the one-digit update does (an unchanged screen would send nothing and flatter the CPU
+    figure)."""
+    figures = update_figures(chip, 64, "i2c", 400_000, repeats=repeats)
+    timed, one = figures["timed_updates"], figures["one_digit"]
+    assert timed["updates"] == repeats
+    for key in ("transactions", "wire_bytes", "payload_bytes"):
+        assert timed[key] == repeats * one[key], key
+    assert timed["bus_ms"] == pytest.approx(repeats * one["bus_ms"], abs=0.01)
 
 
 @pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
