@@ -5,9 +5,11 @@
     live.wake()                                 # redraw soon (a pairing code opened or closed)
 
 The companion belongs to the loop's thread: every question is an `Ask` event on the loop's
-queue, answered between two taps. After each event the loop calls `refresh`, which bumps
-`version` when a screen changed, and tells the web app's stream (`on_version`).
-The screens hashed are the ones the companion drew, never the pairing QR code over them.
+queue, answered between two taps. Once the loop has handled the events queued so far (a
+tap's burst: `ServiceLoop.when_settled`) it calls `refresh`, which bumps `version` when a
+screen changed, and tells the web app's stream (`on_version`): the phones' work starts after
+the tap is drawn, not between its events. The screens hashed are the ones the companion drew,
+never the pairing QR code over them, and only when it drew something since the last look.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ class LiveTable(TableView):
         super().__init__(profile, games)
         self.loop = loop
         self.on_version: Callable[[int], None] | None = None  # set by the web app
-        loop.after_event.append(self.refresh)
+        self._drawn: dict[str, int] | None = None  # each display's `Remembered.shows`, last look
+        loop.when_settled.append(self.refresh)
 
     @property
     def companion(self) -> Any:
@@ -49,6 +52,10 @@ class LiveTable(TableView):
 
     def refresh(self) -> None:
         """On the loop's thread, after an event: a new version if a screen changed."""
+        drawn = {role: getattr(shown, "shows", -1) for role, shown in self.loop.displays.items()}
+        if drawn == self._drawn and -1 not in drawn.values():
+            return  # nothing drawn since the last look: the frames are the ones hashed then
+        self._drawn = drawn
         before = self.version
         self._changed(only_if_frames_differ=True)
         if self.version != before and self.on_version is not None:
