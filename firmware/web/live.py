@@ -9,7 +9,8 @@ queue, answered between two taps. Once the loop has handled the events queued so
 tap's burst: `ServiceLoop.when_settled`) it calls `refresh`, which bumps `version` when a
 screen changed, and tells the web app's stream (`on_version`): the phones' work starts after
 the tap is drawn, not between its events. The screens hashed are the ones the companion drew,
-never the pairing QR code over them, and only when it drew something since the last look.
+never the pairing QR code over them; a screen is hashed again only when the companion drew
+on it since the last look.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from PIL import Image
 
 from firmware.events import Ask, Tick
 from firmware.games import GameShelf
-from firmware.web.table_view import TableView
+from firmware.web.table_view import TableView, frame_hash
 from hardware.profile import Profile
 
 ASK_S = 10.0  # a question unanswered this long: the loop is stuck or stopped
@@ -34,7 +35,8 @@ class LiveTable(TableView):
         super().__init__(profile, games)
         self.loop = loop
         self.on_version: Callable[[int], None] | None = None  # set by the web app
-        self._drawn: dict[str, int] | None = None  # each display's `Remembered.shows`, last look
+        # role -> (the display's `Remembered.shows`, its frame's hash) when last hashed
+        self._hashed: dict[str, tuple[int, str]] = {}
         loop.when_settled.append(self.refresh)
 
     @property
@@ -51,15 +53,27 @@ class LiveTable(TableView):
         return {role: shown.companion_frame() for role, shown in self.loop.displays.items()}
 
     def refresh(self) -> None:
-        """On the loop's thread, after an event: a new version if a screen changed."""
-        drawn = {role: getattr(shown, "shows", -1) for role, shown in self.loop.displays.items()}
-        if drawn == self._drawn and -1 not in drawn.values():
-            return  # nothing drawn since the last look: the frames are the ones hashed then
-        self._drawn = drawn
+        """On the loop's thread, once the events queued so far are handled: a new version if
+        a screen changed."""
         before = self.version
         self._changed(only_if_frames_differ=True)
         if self.version != before and self.on_version is not None:
             self.on_version(self.version)
+
+    def _frame_hashes(self) -> dict[str, str]:
+        """Each screen's hash, computed again only for the displays drawn on since the last
+        look (a tap redraws two or three of the table's screens)."""
+        hashes: dict[str, str] = {}
+        for role, shown in self.loop.displays.items():
+            shows = getattr(shown, "shows", None)
+            if shows is None:  # not a Remembered display: look every time
+                hashes[role] = frame_hash(shown.companion_frame())
+                continue
+            known = self._hashed.get(role)
+            if known is None or known[0] != shows:
+                known = self._hashed[role] = (shows, frame_hash(shown.companion_frame()))
+            hashes[role] = known[1]
+        return hashes
 
     async def ask(self, fn: Callable[..., Any], *args: Any) -> Any:
         """`fn(*args)` run on the loop's thread; its answer here."""
