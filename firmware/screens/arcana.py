@@ -13,6 +13,7 @@ from firmware.language import text as tr
 from firmware.screens.canvas import PAPER, Canvas, font
 from firmware.screens.general import message
 from firmware.screens.layout import (
+    above,
     alert_block,
     columns,
     heading,
@@ -71,6 +72,8 @@ def _stake_tall(canvas: Canvas, screen: StakeScreen) -> None:
     big = len(screen.guilds) <= 3
     pitch = 16 if big else 12
     top = 15 + (49 - pitch * len(screen.guilds[:4])) // 2
+    if big:  # the medium digits stand 3 rows higher: their top off the rule at row 12
+        top = max(top, 16)
     for index, guild in enumerate(screen.guilds[:4]):
         _guild_entry(canvas, 48, top + index * pitch, 80, guild, "medium" if big else "small")
 
@@ -84,16 +87,24 @@ def _stake_short(canvas: Canvas, screen: StakeScreen) -> None:
     right = canvas.text(0, 1 if face == "medium" else 3, number, font=face, width=24)
     canvas.text(right + 4, 3, screen.card)
     canvas.icon(screen.arcanum.value, 0, 15)
+    # two lines of 10 rows from row 12 to the last: a controlling guild's box holds its
+    # name's ink (an umlaut above, a descender below), apart from the title's
     for index, guild in enumerate(screen.guilds[:4]):
         x = 14 + (index % 2) * 58
-        y = 15 + (index // 2) * 9
-        _guild_entry(canvas, x, y, 56, guild, "small")
+        y = 13 + (index // 2) * 10
+        _guild_entry(canvas, x, y, 56, guild, "small", box=(1, 8))
     if not screen.guilds:
         canvas.text(14, 18, tr("stake.no_agents"), width=canvas.width - 14, align="center")
 
 
 def _guild_entry(
-    canvas: Canvas, x: int, y: int, width: int, guild: GuildAtStake, number_font: str
+    canvas: Canvas,
+    x: int,
+    y: int,
+    width: int,
+    guild: GuildAtStake,
+    number_font: str,
+    box: tuple[int, int] = (2, 8),
 ) -> None:
     """Label on the left (inverted when the guild controls the stake: its mark); on the
     right the strength, then "+N" and a card back if hidden.
@@ -118,7 +129,7 @@ def _guild_entry(
         return
     label = short_form(guild.label, "small", room - 2)
     used = min(small.width(label), room - 2)
-    canvas.box(x, y - 2, x + used + 1, y + 8)
+    canvas.box(x, y - box[0], x + used + 1, y + box[1])  # rows above and below y
     canvas.text(x + 1, y, label, width=used, fill=PAPER)
 
 
@@ -226,11 +237,11 @@ def render_round_results(screen: RoundResultsScreen, size: Size = FULL) -> Image
         heading(canvas, 1, title)
         columns(canvas, entries, top=16, big=True)
         canvas.text(0, 45, unwon, align="center")
-        canvas.text(0, 56, tr("results.go_on"), align="center")
+        canvas.text(0, above(tr("results.go_on"), 56, 63), tr("results.go_on"), align="center")
     else:
         heading(canvas, 1, title)
         columns(canvas, entries, top=13, big=False)
-        canvas.text(0, 24, unwon, align="center")
+        canvas.text(0, above(unwon, 24, canvas.height - 1), unwon, align="center")
     return canvas.image
 
 

@@ -10,7 +10,7 @@ from firmware.language import current
 from firmware.language import text as tr
 from firmware.screens.canvas import PAPER, Canvas, font
 from firmware.screens.icons import icon
-from firmware.screens.layout import alert_block, columns, heading, result_bar, to_play
+from firmware.screens.layout import above, alert_block, columns, heading, result_bar, to_play
 from firmware.screens.models import (
     Essence,
     Essences,
@@ -78,6 +78,7 @@ def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
         if screen.your_turn and not screen.passed:
             canvas.box(left, 22, right, canvas.height - 1)
             fill = PAPER
+        y = min(y, above(line, y, canvas.height - 1))  # a descender stays on the panel
         canvas.text(left + 1, y, line, width=right - left - 2, fill=fill)
     return canvas.image
 
@@ -208,7 +209,7 @@ def render_production(screen: ProductionScreen, size: Size = FULL) -> Image.Imag
         essence_row(canvas, screen.gained, top=0, show=gained)
         tail = tr("res.production_short", round=screen.round)
         name = short_form(screen.name, "small", canvas.width - font("small").width(tail))
-        canvas.text(0, 24, f"{name}{tail}")
+        canvas.text(0, above(f"{name}{tail}", 24, canvas.height - 1), f"{name}{tail}")
     return canvas.image
 
 
