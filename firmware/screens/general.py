@@ -155,7 +155,9 @@ def _choice_short(canvas: Canvas, screen: ChoiceScreen, selected: int, position:
     position_width = small.width(position)
     canvas.text(0 if mirror else canvas.width - position_width, y, position)
     title_x = position_width + 4 if mirror else 0
-    canvas.text(title_x, y, screen.title, width=canvas.width - position_width - 4)
+    # a Persian title ends two columns short of the edge: an alef's madda reaches past it
+    room = canvas.width - position_width - (6 if mirror else 4)
+    canvas.text(title_x, y, screen.title, width=room)
     box_top = RTL_SHORT_BOX if mirror else 12
     canvas.box(0, box_top, canvas.width - 1, canvas.height - 1)
     if not screen.options:

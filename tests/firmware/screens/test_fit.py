@@ -612,3 +612,28 @@ def test_touching_rows_are_found():
             assert touching_rows(screen, (128, 64))
         finally:
             arcana._ranking_name = original
+
+
+CHOICES = {  # the game chooser's titles and their options (firmware/controllers/chooser.py)
+    "choice.which_game": ("arcana", "res_arcana", "enroll_cards", "language"),
+    "choice.variant": ("basic", "advanced"),
+    "choice.enroll": ("arcana_cards", "res_arcana_cards"),
+}
+
+
+@pytest.mark.parametrize("code", codes())
+def test_every_choice_of_the_chooser_keeps_its_ink_at_both_heights(code):
+    """Each of the chooser's choices at each of its lines: all ink on the panel and inside
+    its box (the Persian variant title "آرکانا: کدام نسخه؟" lost its top rows at 128x32),
+    the title clear of the selected option's box at 128x64."""
+    from firmware.screens import ChoiceScreen
+
+    problems = []
+    with using(code) as language:
+        for title, keys in CHOICES.items():
+            options = tuple(language.text(f"choice.{key}", name=language.name) for key in keys)
+            for selected in range(len(options)):
+                screen = ChoiceScreen(language.text(title), options, selected)
+                problems += [f"{size[1]}: {f}" for size in SIZES for f in ink_faults(screen, size)]
+                problems += overlaps(screen)
+    assert not problems, "\n".join(problems)
