@@ -32,6 +32,9 @@ class LiveTable(TableView):
         super().__init__(profile, games)
         self.loop = loop
         self.on_version: Callable[[int], None] | None = None  # set by the web app
+        # The language of the game shown, as of the last event (the web app's refusals
+        # read it from their own thread, without asking the loop).
+        self.language: str | None = self.companion.current_language()
         loop.after_event.append(self.refresh)
 
     @property
@@ -50,6 +53,7 @@ class LiveTable(TableView):
     def refresh(self) -> None:
         """On the loop's thread, after an event: a new version if a screen changed."""
         before = self.version
+        self.language = self.companion.current_language()
         self._changed(only_if_frames_differ=True)
         if self.version != before and self.on_version is not None:
             self.on_version(self.version)
