@@ -95,9 +95,8 @@ class ResArcanaEnrollment:
         try:
             done = await self.live.ask(bind)
         except NeedsConfirmation as ask:
-            raise guard.Refused(
-                409, said("rebind_tag", uid=ask.uid, current=ask.current, wanted=ask.wanted)
-            ) from None
+            message = said("rebind_tag", uid=ask.uid, current=ask.current, wanted=ask.wanted)
+            raise guard.Refused(409, message, rebind=ask.current) from None
         except EnrollError as err:
             raise guard.Refused(400, str(err)) from None
         return web.json_response({"bound": done})

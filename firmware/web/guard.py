@@ -55,12 +55,14 @@ Middleware = Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]
 
 
 class Refused(FirmwareError):
-    """A request refused before it was tried: `status` (4xx) and a sentence; nothing changed."""
+    """A request refused before it was tried: `status` (4xx) and a sentence; nothing changed.
+    `more` goes into the JSON beside "error" (what a page acts on: never the sentence)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, **more: Any) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.more = more
 
 
 def application(
@@ -126,8 +128,8 @@ def json_object(request: web.Request, fields: tuple[str, ...]) -> dict[str, Any]
     return body
 
 
-def refusal(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
+def refusal(status: int, message: str, **more: Any) -> web.Response:
+    return web.json_response({"error": message, **more}, status=status)
 
 
 @web.middleware
@@ -136,7 +138,7 @@ async def answer_refusals(request: web.Request, handler: Handler) -> web.StreamR
     try:
         return await handler(request)
     except Refused as err:
-        response = refusal(err.status, await say(request, err.message))
+        response = refusal(err.status, await say(request, err.message), **err.more)
         if err.status in (408, 413):
             response.force_close()  # the rest of that body is not worth waiting for
         return response

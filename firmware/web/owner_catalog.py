@@ -27,6 +27,7 @@ from engine.resarcana import CARDS as RES_ARCANA_CARDS
 from engine.resarcana import name as res_arcana_name
 from firmware.enrollment import EnrollError, Enrollment
 from firmware.enrollment_csv import CSV_FIELDS
+from firmware.language import DEFAULT
 from firmware.web import guard
 from firmware.web.catalog_checks import check_entries
 from firmware.web.catalog_progress import progress
@@ -69,7 +70,13 @@ class OwnerCatalog:
         bindings = await self.live.ask(self._arcana_bindings)
         counted = await asyncio.to_thread(progress, data, bindings)
         return web.json_response(
-            {"file": str(self.path), "exists": self.path.exists(), "plays": self.strict, **counted}
+            {
+                "file": str(self.path),
+                "exists": self.path.exists(),
+                "plays": self.strict,
+                "language": self.live.language or DEFAULT,  # the game's: the page follows it
+                **counted,
+            }
         )
 
     async def export_catalog(self, request: web.Request) -> web.Response:

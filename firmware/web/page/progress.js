@@ -15,6 +15,7 @@ async function call(method, path, body) {
   if (!answer.ok) {
     const error = new Error(data.error || `HTTP ${answer.status}`);
     error.status = answer.status;
+    error.data = data;
     throw error;
   }
   return data;
@@ -56,7 +57,8 @@ function showProgress(p) {
     (p.exists ? "" : word("progress.no_file"));
   const rows = [row("", "", word("progress.entered_box"))];
   for (const guild of p.guilds) {
-    for (const [kind, count] of Object.entries(guild.kinds)) rows.push(row(guild.name, kindName(kind), shown(count)));
+    const name = (guild.names || {})[words.language] || guild.name; // the catalog's, else the sample's
+    for (const [kind, count] of Object.entries(guild.kinds)) rows.push(row(name, kindName(kind), shown(count)));
   }
   const kinds = Object.entries(p.market.kinds).map(([k, n]) => word("progress.market_kind", { n, kind: kindName(k) })).join(", ");
   rows.push(row(word("progress.market"), kinds, shown(p.market)));
@@ -96,7 +98,7 @@ async function bind(card, rebind) {
     const done = await call("POST", "/api/enroll/res-arcana", { tap: lastTap.seq, card, rebind });
     $("message").textContent = `${done.bound.uid} → ${done.bound.card}`;
   } catch (err) {
-    if (err.status === 409 && err.message.includes("re-bind") && confirm(err.message)) return bind(card, true);
+    if (err.status === 409 && err.data.rebind && confirm(err.message)) return bind(card, true);
     $("message").textContent = err.message;
   }
   refresh();
@@ -133,7 +135,10 @@ async function upload(input, path, body) {
 
 async function refresh() {
   try {
-    showProgress(await call("GET", "/api/catalog/progress"));
+    const p = await call("GET", "/api/catalog/progress");
+    // The game's language: a change on the table (its game choice) shows here too.
+    await useWords(`/api/words?language=${encodeURIComponent(p.language)}`, p.language);
+    showProgress(p);
     showEnrollment(await call("GET", "/api/enroll/res-arcana"));
   } catch (err) {
     $("message").textContent = err.message;
