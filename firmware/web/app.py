@@ -74,6 +74,7 @@ PAGE_FILES = {
     "history.js": "text/javascript",
     "web.css": "text/css",
     "words.js": "text/javascript",
+    "api.js": "text/javascript",
 }
 PAGES = Pages("firmware.web", PAGE_FILES)
 OPEN_FILES = {"pair.js", "web.css", "words.js"}  # what the pairing page needs before pairing

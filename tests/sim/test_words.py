@@ -18,6 +18,7 @@ PAGE_FILES = [
     SIM / "index.html",
     SIM / "table.js",
     WEB / "words.js",
+    WEB / "api.js",
     WEB / "phone.html",
     WEB / "phone.js",
     WEB / "pair.html",

@@ -31,16 +31,6 @@
       : word("catalog.tag_new", { uid: tag.uid, pad: tag.pad });
   }
 
-  async function ask(method, path, body) {
-    const options = { method, headers: {} };
-    if (method !== "GET") {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body || {});
-    }
-    const answer = await fetch(path, options);
-    return { ok: answer.ok, status: answer.status, data: await answer.json() };
-  }
-
   function field(name) { return form.elements.namedItem(name); }
 
   function showKind() {

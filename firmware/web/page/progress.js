@@ -4,23 +4,6 @@ const $ = (id) => document.getElementById(id);
 let lastTap = null;
 const MAX_UPLOAD = 47 * 1024; // firmware/web/catalog_transfer.py's MAX_UPLOAD
 
-async function call(method, path, body) {
-  const options = { method, headers: {} };
-  if (method !== "GET") {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body || {});
-  }
-  const answer = await fetch(path, options);
-  const data = await answer.json();
-  if (!answer.ok) {
-    const error = new Error(data.error || `HTTP ${answer.status}`);
-    error.status = answer.status;
-    error.data = data;
-    throw error;
-  }
-  return data;
-}
-
 function li(text) {
   const element = document.createElement("li");
   element.textContent = text;
