@@ -148,6 +148,7 @@ def test_res_arcana_enrollment_binds_the_tag_just_tapped(table, owner) -> None:
     assert table.loop.companion.registry.card_for(uid, None) == "seer_orb"
     status, answer = owner.post("api/enroll/res-arcana", {"tap": tap["seq"], "card": "brazier"})
     assert status == 409 and "re-bind it to brazier?" in answer["error"]
+    assert answer["rebind"] == "seer_orb"  # what the page acts on, in any language
     body = {"tap": tap["seq"], "card": "brazier", "rebind": True}
     assert owner.post("api/enroll/res-arcana", body)[0] == 200
     assert bound(table) == {uid: "brazier"}
