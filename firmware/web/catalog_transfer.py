@@ -107,9 +107,7 @@ def parse_toml(raw: bytes, label: str) -> dict[str, Any]:
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
         byte = raw[err.start : err.start + 1].hex()
-        raise TransferRefused(
-            [f"{label}: the file is not UTF-8 text (byte 0x{byte} on line {line})"]
-        ) from None
+        raise TransferRefused([said("not_utf8", label=label, byte=byte, line=line)]) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:  # duplicate keys too: "Cannot overwrite a value"
@@ -181,7 +179,13 @@ def from_csv(raw: bytes | str, label: str = "upload") -> dict[str, Any]:
     for number, cells in rows[1:]:
         if len(cells) > len(columns):
             problems.append(
-                f"{label} line {number}: {len(cells)} fields, the header has {len(columns)}"
+                said(
+                    "csv_row_too_long",
+                    label=label,
+                    line=number,
+                    fields=len(cells),
+                    columns=len(columns),
+                )
             )
             continue
         entry = {
@@ -195,19 +199,19 @@ def from_csv(raw: bytes | str, label: str = "upload") -> dict[str, Any]:
         _names_from(entry)
         if kind == "catalog":
             if "name" in data:
-                problems.append(f"{label} line {number}: a second catalog row")
+                problems.append(said("csv_second_catalog", label=label, line=number))
             data["name"] = entry.pop("name", "")
             if entry:
-                problems.append(
-                    f"{label} line {number}: a catalog row has only a name, not {', '.join(entry)}"
-                )
+                keys = ", ".join(entry)
+                problems.append(said("csv_catalog_row", label=label, line=number, keys=keys))
         elif kind == "guild":
             gid = str(entry.pop("id", ""))
             if not gid:
-                problems.append(f"{label} line {number}: a guild row needs an id")
+                problems.append(said("csv_guild_needs_id", label=label, line=number))
             elif gid in guilds:
+                other = guild_lines[gid]
                 problems.append(
-                    f'{label} line {number}: guild "{gid}" is on line {guild_lines[gid]} too'
+                    said("csv_guild_twice", label=label, line=number, guild=gid, other=other)
                 )
             else:
                 guilds[gid], guild_lines[gid] = entry, number
@@ -226,17 +230,17 @@ def _header_problems(columns: list[str], line: int, label: str) -> list[str]:
     problems = []
     for index, column in enumerate(columns):
         if column not in CSV_COLUMNS:
+            known = ", ".join(CSV_COLUMNS)
             problems.append(
-                f"{label} line {line}: unknown column {column!r} "
-                f"(columns: {', '.join(CSV_COLUMNS)})"
+                said(
+                    "csv_unknown_column", label=label, line=line, column=repr(column), columns=known
+                )
             )
         elif column in columns[:index]:
-            problems.append(f"{label} line {line}: column {column!r} twice")
+            problems.append(said("csv_column_twice", label=label, line=line, column=repr(column)))
     for needed in ("kind", "id"):
         if needed not in columns:
-            problems.append(
-                f"{label} line {line}: no {needed} column (the header names the columns)"
-            )
+            problems.append(said("csv_no_column", label=label, line=line, column=needed))
     return problems
 
 
@@ -333,9 +337,7 @@ def import_catalog(path: Path, fmt: str, raw: bytes, strict: bool) -> dict[str, 
     if problems:
         raise TransferRefused(problems)
     if strict and lacking:
-        raise TransferRefused(
-            [f"the table plays {path.name}, so it must pass catalog check", *lacking]
-        )
+        raise TransferRefused([said("plays_must_pass", file=path.name), *lacking])
     try:
         write_catalog_text(path, text)
     except CatalogSaveError as err:

@@ -10,6 +10,7 @@ import pytest
 from web_table import Phone, WebTable
 
 from firmware.language import load
+from firmware.web.catalog_transfer import CSV_COLUMNS
 from firmware.web.pairing import Role
 from firmware.web.sentences import in_language, said
 
@@ -77,5 +78,16 @@ def test_the_owners_and_a_seats_refusals_come_in_the_games_language(tmp_path, co
             "web_refusal.nothing_imported",
             problems=language.text("web_refusal.upload_not_base64"),
         )
+        csv = {"format": "csv", "data": base64.b64encode(b"kind,id,colour\n").decode()}
+        status, answer = owner.post("api/catalog/import", csv)
+        columns = ", ".join(CSV_COLUMNS)
+        said_line = language.text(
+            "web_refusal.csv_unknown_column",
+            label="upload",
+            line=1,
+            column="'colour'",
+            columns=columns,
+        )
+        assert status == 422 and answer["problems"] == [said_line], answer
         status, answer = owner.post("api/catalog/save", {"entry": [], "uid": None})
         assert (status, answer["error"]) == (400, language.text("web_refusal.entry_object"))
