@@ -101,7 +101,8 @@ def test_the_catalog_form_refuses_in_the_tables_language(tmp_path, language):
         status, answer = owner.post("api/catalog/save", {"entry": bad})
         assert status == 400
         assert answer["problems"] == {"guild": [unknown_guild], "vp": [no_vp]}
-        assert answer["error"] == f"Not saved: {no_vp}"  # the first one said (vp)
+        not_saved = load(language).text("web_refusal.not_saved", problem=no_vp)  # the first (vp)
+        assert answer["error"] == not_saved and not_saved.startswith(("Nicht", "ذخیره"))
         assert not (table.state_dir / "catalog.toml").exists()  # nothing saved
 
 
