@@ -78,3 +78,15 @@ def test_each_cards_problem_is_filed_under_its_card_and_field_for_the_form() -> 
         fields = card_problems(data, number)
         assert expected in fields.get(field, []), (code, fields)
         assert [f for f, said in fields.items() if expected in said] == [field], code
+
+
+def test_a_guild_named_as_two_others_names_both_without_a_language() -> None:
+    data = sample()
+    for gid in ("thieves", "usurers"):
+        data["guilds"][gid]["name"] = "Blades"
+    twins = [p for p in problems_of(data) if p.code.startswith("guild_twin")]
+    assert twins == [
+        '[guilds.thieves] name: "Blades" is the name of guild "blades" too',
+        '[guilds.usurers] name: "Blades" is the name of guild "blades" too',
+        '[guilds.usurers] name: "Blades" is the name of guild "thieves" too',
+    ]
