@@ -339,9 +339,11 @@ class EmulatedSPI(_Lockable):
         in_start: int = 0,
         in_end: int | None = None,
     ) -> None:
-        got = self._transfer(bytes(buffer_out[out_start:out_end]))
+        out_end = len(buffer_out) if out_end is None else out_end
         in_end = len(buffer_in) if in_end is None else in_end
-        buffer_in[in_start:in_end] = got[: in_end - in_start]
+        if out_end - out_start != in_end - in_start:  # as Blinka's SPI refuses them
+            raise RuntimeError("Buffer slices must be of equal length.")
+        buffer_in[in_start:in_end] = self._transfer(bytes(buffer_out[out_start:out_end]))
 
 
 class EmulatedUART:

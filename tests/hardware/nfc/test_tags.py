@@ -87,7 +87,8 @@ def test_a_fresh_ntag_pages_hold_the_uid_check_bytes_and_an_empty_ndef_message()
     container and an empty NDEF TLV followed by the terminator."""
     u = NTAG_UID
     pn532 = on_pad(Ntag(u, model="ntag213"))
-    assert bytes(pn532.ntag2xx_read_block(0)) == bytes([u[0], u[1], u[2], 0x88 ^ u[0] ^ u[1] ^ u[2]])
+    bcc0 = 0x88 ^ u[0] ^ u[1] ^ u[2]
+    assert bytes(pn532.ntag2xx_read_block(0)) == bytes([u[0], u[1], u[2], bcc0])
     assert bytes(pn532.ntag2xx_read_block(1)) == u[3:7]
     assert bytes(pn532.ntag2xx_read_block(2)) == bytes([u[3] ^ u[4] ^ u[5] ^ u[6], 0x48, 0, 0])
     assert bytes(pn532.ntag2xx_read_block(3)) == bytes([0xE1, 0x10, 0x12, 0x00])
@@ -98,7 +99,8 @@ def test_a_read_answers_four_pages_and_rolls_over_to_page_0_past_the_last():
     pn532 = on_pad(Ntag(NTAG_UID, model="ntag213"))
     answer = relay(pn532, 0x30, 43)  # pages 43, 44, then 0 and 1
     assert answer[0] == 0x00
-    assert answer[1:] == bytes(8) + bytes([0x04, 0xA1, 0xB2, 0x88 ^ 0x04 ^ 0xA1 ^ 0xB2]) + NTAG_UID[3:]
+    page0 = bytes([0x04, 0xA1, 0xB2, 0x88 ^ 0x04 ^ 0xA1 ^ 0xB2])
+    assert answer[1:] == bytes(8) + page0 + NTAG_UID[3:]
 
 
 def test_a_write_changes_its_page_alone():
@@ -157,7 +159,7 @@ def test_user_bytes_planted_by_a_test_land_at_their_offset_and_must_fit():
     assert tag.memory[16:160] == full
     tag.write_user_bytes(b"\x99", offset=143)
     assert tag.memory[159] == 0x99
-    with pytest.raises(ValueError, match="^the data does not fit the tag's user memory$"):
+    with pytest.raises(ValueError, match=r"^the data does not fit the tag's user memory$"):
         tag.write_user_bytes(full + b"\x00")
     with pytest.raises(ValueError, match="does not fit"):
         tag.write_user_bytes(b"\x00", offset=144)
@@ -200,11 +202,11 @@ def test_authenticating_any_block_of_a_sector_opens_the_whole_sector():
 def test_authentication_for_another_uid_or_past_the_last_block_fails():
     tag = MifareClassic1K(CLASSIC_UID, keys={15: (KEY_A, KEY_B)})
     pn532 = on_pad(tag)
-    other = bytes.fromhex("deadbeee")
-    assert pn532.mifare_classic_authenticate_block(other, 4, MIFARE_CMD_AUTH_A, b"\xff" * 6) is False
+    other, key = bytes.fromhex("deadbeee"), b"\xff" * 6
+    assert pn532.mifare_classic_authenticate_block(other, 4, MIFARE_CMD_AUTH_A, key) is False
     assert pn532.mifare_classic_read_block(4) is None
     assert pn532.mifare_classic_authenticate_block(CLASSIC_UID, 63, MIFARE_CMD_AUTH_B, KEY_B)
-    assert pn532.mifare_classic_authenticate_block(CLASSIC_UID, 64, MIFARE_CMD_AUTH_B, KEY_B) is False
+    assert not pn532.mifare_classic_authenticate_block(CLASSIC_UID, 64, MIFARE_CMD_AUTH_B, KEY_B)
     assert pn532.mifare_classic_read_block(63) is None  # the failed attempt ended the session
 
 
