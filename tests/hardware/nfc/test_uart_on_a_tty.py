@@ -18,7 +18,7 @@ import pytest
 import serial
 
 from hardware.nfc.emulator import ACK, EmulatedPN532, parse_frame
-from hardware.nfc.reader import Reader, ReaderFault
+from hardware.nfc.reader import LIST_RESPONSE_LENGTH, Reader, ReaderFault
 from hardware.nfc.tags import Ntag
 
 PATIENCE_S = 20.0  # a bound on a hung read, not a timing assert
@@ -132,6 +132,7 @@ def test_a_response_after_a_longer_preamble_is_read_to_its_end(zeros):
         (0, 2, "preamble does not contain 0x00FF"),  # the preamble and half the start code
         (4, 5, "preamble does not contain 0x00FF"),  # zeros only
         (2, 5, "contains no data"),  # up to the start code, no length
+        (0, 5, "index out of range"),  # the head alone: an empty frame, no response code
         (0, 8, "checksum did not match"),  # all but the checksum and the postamble
     ],
 )
@@ -148,6 +149,31 @@ def test_a_response_cut_short_on_the_line_is_a_protocol_fault_then_the_next_poll
             in_time(reader.poll)
         assert fault.value.kind == ("checksum" if "checksum" in why else "protocol")
         assert in_time(reader.poll).uids == ()
+    finally:
+        port.close()
+        pty.close()
+
+
+@pytest.mark.parametrize(
+    ("command", "longest"),
+    [("poll", LIST_RESPONSE_LENGTH + 9), ("page read", 17 + 9)],  # answer + D5 code, 7 framing
+)
+def test_a_line_of_zeros_is_read_no_further_than_the_longest_frame_asked_for(command, longest):
+    """An RX line held low reads as 0x00 bytes: the read of a response stops at the longest
+    frame the command can have, even on a port that waits for ever, and reports the fault."""
+    pty = PN532OnAPty(EmulatedPN532(name="main"))
+    port = serial.Serial(pty.path, baudrate=115_200, timeout=None)
+    try:
+        reader = in_time(lambda: Reader.over_uart(port, name="main", timeout_s=5.0))
+        pty.chip.place(Ntag("04a1b2c3d4e5f6", card_id="arcana:fire-dragon"))
+        if command == "page read":
+            assert in_time(reader.poll).uids == ("04a1b2c3d4e5f6",)
+        pty.next_response(zeros=longest, length=longest)  # zeros only, exactly that many
+        work = reader.poll if command == "poll" else reader.read_card_id
+        args = () if command == "poll" else ("04a1b2c3d4e5f6",)
+        with pytest.raises(ReaderFault, match="preamble does not contain") as fault:
+            in_time(work, *args)
+        assert fault.value.kind == "protocol"
     finally:
         port.close()
         pty.close()
