@@ -112,6 +112,19 @@ def test_the_multiplexer_reads_back_its_open_channels_through_bus_device():
     assert mask == b"\x05\x05"
 
 
+def test_write_then_read_honours_both_slices():
+    i2c = EmulatedI2C()
+    EmulatedTCA9548A(i2c)
+    mask = bytearray(b"\xee" * 2)
+    i2c.writeto_then_readfrom(0x70, b"\x03", mask)
+    assert mask == b"\x03\x03"
+    mask = bytearray(b"\xee" * 4)
+    i2c.writeto_then_readfrom(
+        0x70, b"\x01\x06\x02", mask, out_start=1, out_end=2, in_start=1, in_end=3
+    )
+    assert mask == b"\xee\x06\x06\xee"
+
+
 def test_a_chip_on_the_bus_and_one_behind_an_open_channel_at_one_address_collide():
     i2c = EmulatedI2C()
     i2c.attach(EmulatedPN532(name="direct"))
@@ -255,9 +268,9 @@ def test_spi_reads_and_exchanges_honour_their_slices():
         bytes([9, STATUS, 0, 9]), answer, out_start=1, out_end=3, in_start=2, in_end=4
     )
     assert answer == bytes([0, 0, 0, 0x80, 0])
-    with pytest.raises(RuntimeError, match="Buffer slices must be of equal length"):
+    with pytest.raises(RuntimeError, match=r"^Buffer slices must be of equal length\.$"):
         spi.write_readinto(bytes([STATUS, 0]), bytearray(3))  # as Blinka's SPI refuses it
-    with pytest.raises(RuntimeError, match="Buffer slices must be of equal length"):
+    with pytest.raises(RuntimeError, match=r"^Buffer slices must be of equal length\.$"):
         spi.write_readinto(bytes([STATUS, 0, 0]), bytearray(3), out_start=1)
 
 
