@@ -71,10 +71,10 @@ def test_a_recording_serial_records_each_call_and_meters_it_as_luma_s_i2c_would(
 def test_a_recording_serial_meters_spi_and_sends_big_frames_in_4_kib_blocks():
     serial = RecordingSerial(interface="spi", clock_hz=8_000_000)
     serial.command(0xAF)
-    serial.data(bytes(5000))
-    assert serial.meter.transactions == 1 + 2  # 4096 + 904
-    assert serial.meter.wire_bytes == 5001
-    assert serial.meter.bus_seconds == pytest.approx(5001 * 8 / 8_000_000)
+    serial.data(bytes(4097))
+    assert serial.meter.transactions == 1 + 2  # 4096 + 1
+    assert serial.meter.wire_bytes == 4098
+    assert serial.meter.bus_seconds == pytest.approx(4098 * 8 / 8_000_000)
     assert RecordingSerial().meter.clock_hz == 400_000
     with pytest.raises(ValueError, match=r"^interface must be 'i2c' or 'spi', not 'uart'$"):
         RecordingSerial(interface="uart")
