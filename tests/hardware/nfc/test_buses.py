@@ -119,10 +119,12 @@ def test_write_then_read_honours_both_slices():
     i2c.writeto_then_readfrom(0x70, b"\x03", mask)
     assert mask == b"\x03\x03"
     mask = bytearray(b"\xee" * 4)
+    i2c.reset_counters()
     i2c.writeto_then_readfrom(
         0x70, b"\x01\x06\x02", mask, out_start=1, out_end=2, in_start=1, in_end=3
     )
     assert mask == b"\xee\x06\x06\xee"
+    assert i2c.bytes_total == (1 + 1) + (1 + 2)  # only the slices go on the wire
 
 
 def test_a_chip_on_the_bus_and_one_behind_an_open_channel_at_one_address_collide():
