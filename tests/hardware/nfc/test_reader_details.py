@@ -362,3 +362,15 @@ def test_reading_stops_as_soon_as_the_record_is_in(i2c_pad):
     assert reader.read_card_id(NTAG_UID) == "x" * 19
     reads = [params[2] for command, params in chip.commands if command == 0x40]
     assert reads == [3, 7]  # 12 bytes, then 16: 28
+
+
+def test_a_firmware_answer_that_is_not_four_bytes_is_a_protocol_fault():
+    chip, reader = i2c_reader()
+    chip.firmware = (0x32, 0x01, 0x06)  # a clone that leaves out the support byte
+    with pytest.raises(
+        ReaderFault, match=r"^reader stake-0: firmware answer 320106 is not 4 bytes$"
+    ) as fault:
+        reader.firmware_version()
+    assert fault.value.kind == "protocol"
+    assert reader.health.errors == {"protocol": 1}
+    assert reader.health.last_error == "protocol: firmware answer 320106 is not 4 bytes"
