@@ -11,12 +11,16 @@ progress (or abandoned) names its face-down agents and kept tasks, so neither it
 its rounds are served, only its players and the VP the table's screens show; a finished
 game's every card was turned up for the scoring, so its record and rounds are served whole.
 A game the journal cannot read is listed with its reason; the others still are.
+An abandoned game never changes, so its replayed VP are kept (`_ABANDONED`): a journal of
+many abandoned games is replayed once, not on every request for the list.
 A game's rounds are in its own language (its setup's `language`, as the table showed it),
 in the words of the table's undo notices (`undo.*`) and screens (`stake.label`, `arcanum.*`).
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +33,10 @@ from firmware.journal_file import set_aside_files
 from firmware.language import code, codes, res_arcana_name, text, using
 
 BUSY_S = 2.0  # the table writes in short transactions: a reader waits this long at most
+ABANDONED_KEPT = 256  # abandoned games whose replayed scores are kept (the oldest go first)
+# (journal file, game id, started, finished) -> the entry's replayed part
+_KEEPING = threading.Lock()  # the web app's handlers may list from several threads
+_ABANDONED: OrderedDict[tuple[str, int, float, float | None], dict[str, Any]] = OrderedDict()
 
 
 class HistoryRefused(JournalError):
@@ -86,19 +94,36 @@ def _entry(journal: Journal, entry: GameEntry) -> dict[str, Any]:
     if status == "finished":
         assert entry.result is not None
         return {**out, **_scores(entry.result), "problem": None}
-    problem = None
-    if entry.result is not None:
-        problem = f"abandoned: {entry.result['abandoned']}"
-    # Not over: replayed for the VP the table's screens show everyone (the result's VP
-    # names no card; its winners are none yet).
+    if entry.result is None:
+        return {**out, **_replayed(journal, entry, None)[0]}
+    key = (str(journal.path), entry.id, entry.started, entry.finished)
+    with _KEEPING:
+        kept = _ABANDONED.get(key)
+        if kept is not None:
+            _ABANDONED.move_to_end(key)
+            return {**out, **kept}
+    replayed, ok = _replayed(journal, entry, f"abandoned: {entry.result['abandoned']}")
+    if ok:  # a failed replay (a busy journal, say) is tried again next time
+        with _KEEPING:
+            _ABANDONED[key] = replayed
+            while len(_ABANDONED) > ABANDONED_KEPT:
+                _ABANDONED.popitem(last=False)
+    return {**out, **replayed}
+
+
+def _replayed(
+    journal: Journal, entry: GameEntry, problem: str | None
+) -> tuple[dict[str, Any], bool]:
+    """A game not over replayed for the VP the table's screens show everyone (the result's
+    VP names no card; its winners are none yet), and whether it replayed."""
     try:
         rules, state, _ = load(journal.record(entry.id))
     except (JournalError, RecordError) as err:
         names = _setup_names(journal, entry.id)
         problem = f"game {entry.id} does not replay: {err}"
-        return {**out, "players": names, "scores": None, "winners": [], "round": None,
-                "problem": problem}  # fmt: skip
-    return {**out, **_scores(rules.result(state)), "winners": [], "problem": problem}
+        return {"players": names, "scores": None, "winners": [], "round": None,
+                "problem": problem}, False  # fmt: skip
+    return {**_scores(rules.result(state)), "winners": [], "problem": problem}, True
 
 
 def _scores(result: dict[str, Any]) -> dict[str, Any]:

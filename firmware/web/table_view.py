@@ -73,6 +73,11 @@ class BadInput(FirmwareError, ValueError):
         self.status = status
 
 
+def frame_hash(frame: Image.Image) -> str:
+    """A short digest of a screen's pixels (a changed screen, a new version)."""
+    return hashlib.sha1(frame.tobytes()).hexdigest()[:16]
+
+
 class TableView:
     """The state JSON of one table (`state(seat)`), from its companion and journal."""
 
@@ -262,10 +267,7 @@ class TableView:
         return view(state, seat)
 
     def _frame_hashes(self) -> dict[str, str]:
-        return {
-            role: hashlib.sha1(frame.tobytes()).hexdigest()[:16]
-            for role, frame in self.frame_images().items()
-        }
+        return {role: frame_hash(frame) for role, frame in self.frame_images().items()}
 
     def _changed(self, only_if_frames_differ: bool = False) -> None:
         frames = self._frame_hashes()
