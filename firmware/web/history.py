@@ -31,6 +31,7 @@ from engine.records import RecordError, load, parse_header, parse_line, rules_fo
 from firmware.journal import GameEntry, Journal, JournalError, SetAside
 from firmware.journal_file import set_aside_files
 from firmware.language import code, codes, res_arcana_name, text, using
+from firmware.web.sentences import said
 
 BUSY_S = 2.0  # the table writes in short transactions: a reader waits this long at most
 ABANDONED_KEPT = 256  # abandoned games whose replayed scores are kept (the oldest go first)
@@ -166,12 +167,8 @@ def _find(journal: Journal, game_id: int) -> GameEntry:
             return entry
     for aside in journal.set_aside():
         if aside.what == f"game {game_id}":
-            raise HistoryRefused(
-                409,
-                f"Game {game_id} was set aside ({aside.reason}); on the table, "
-                f"arcana-table export {game_id} writes what can still be read",
-            )
-    raise HistoryRefused(404, f"There is no game {game_id} in the journal")
+            raise HistoryRefused(409, said("game_set_aside", game=game_id, reason=aside.reason))
+    raise HistoryRefused(404, said("no_game", game=game_id))
 
 
 def record(state_dir: Path, game_id: int) -> bytes:
@@ -179,12 +176,7 @@ def record(state_dir: Path, game_id: int) -> bytes:
     with _journal(state_dir) as journal:
         entry = _find(journal, game_id)
         if not _may_download(entry):
-            raise HistoryRefused(
-                403,
-                f"Game {game_id} is not over: its record names the face-down agents and kept "
-                f"tasks, so no phone gets it. Finish the game, or on the table run "
-                f"arcana-table export {game_id}",
-            )
+            raise HistoryRefused(403, said("game_not_over", game=game_id))
         return journal.record(game_id).encode("utf-8")
 
 
@@ -194,14 +186,13 @@ def rounds(state_dir: Path, game_id: int) -> dict[str, Any]:
     with _journal(state_dir) as journal:
         entry = _find(journal, game_id)
         if _status(entry) != "finished":
-            raise HistoryRefused(
-                409, f"Game {game_id} is {_status(entry)}: its rounds show once it is finished"
-            )
+            key = "rounds_in_progress" if entry.result is None else "rounds_abandoned"
+            raise HistoryRefused(409, said(key, game=game_id))
         lines = [line for line in split(journal.record(game_id)) if line.strip()]
     try:
         return {"id": game_id, "game": entry.game, **_replay_rounds(entry.game, lines)}
     except RecordError as err:
-        raise HistoryRefused(422, f"Game {game_id} no longer replays: {err}") from None
+        raise HistoryRefused(422, said("no_longer_replays", game=game_id, error=str(err))) from None
 
 
 def _replay_rounds(game: str, lines: list[str]) -> dict[str, Any]:

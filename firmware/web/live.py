@@ -35,6 +35,9 @@ class LiveTable(TableView):
         super().__init__(profile, games)
         self.loop = loop
         self.on_version: Callable[[int], None] | None = None  # set by the web app
+        # The language of the game shown, as of the last event (the web app's refusals
+        # read it from their own thread, without asking the loop).
+        self.language: str | None = self.companion.current_language()
         # role -> (the display's `Remembered.shows`, its frame's hash) when last hashed
         self._hashed: dict[str, tuple[int, str]] = {}
         loop.when_settled.append(self.refresh)
@@ -56,6 +59,7 @@ class LiveTable(TableView):
         """On the loop's thread, once the events queued so far are handled: a new version if
         a screen changed."""
         before = self.version
+        self.language = self.companion.current_language()
         self._changed(only_if_frames_differ=True)
         if self.version != before and self.on_version is not None:
             self.on_version(self.version)

@@ -25,6 +25,7 @@ from firmware.language import using
 from firmware.screens import ArcanaStatusScreen, PromptScreen
 from firmware.screens.icons import LEGEND_ICONS, icon
 from firmware.web import views
+from firmware.web.sentences import said
 from hardware.profile import Profile
 
 # The page's icon legend: the OLEDs' own icons, row by row ("#" ink); what each means is
@@ -254,8 +255,9 @@ class TableView:
         except (TypeError, ValueError):
             number = -1
         if not 0 <= number < players:
-            seats = f"0 to {players - 1}" if players else "none yet: no game has begun"
-            raise BadInput(f"There is no seat {shown(seat)} (seats: {seats})")
+            if not players:
+                raise BadInput(said("no_seat_yet", seat=shown(seat)))
+            raise BadInput(said("no_seat", seat=shown(seat), last=players - 1))
         return number
 
     @staticmethod
