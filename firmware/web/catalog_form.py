@@ -13,6 +13,9 @@ when asked).
 A bound tag (its written id, else its binding, naming a card of the file) opens that card; a
 new tag opens a form made from the card saved before it (`next_entry`: the same kind, guild
 or arcanum, fief, VP; the next number in its id and name; the values left to type).
+
+The checker's problems are said in the table's language (the page's: the game shown, else
+the table's first), English word for word as `arcana-table catalog check` prints them.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from engine.arcana.catalog import CatalogError, card_problems
 from firmware.enrollment import EnrollError, normalise_uid
 from firmware.journal import JournalError
 from firmware.web import guard
+from firmware.web.catalog_checks import fields_said_in, said_in
 from firmware.web.catalog_save import CatalogSaveError, read_catalog, save_catalog_entries
 from firmware.web.catalog_taps import CardTap, CatalogTaps, write_card_id
 from firmware.web.sentences import said
@@ -73,7 +77,7 @@ class CatalogForm:
             games.use_catalog(str(self.path))
             check: dict[str, Any] = {"ok": True, "cards": len(games.catalog.cards)}
         except CatalogError as err:
-            shown = err.problems[:MOST_SHOWN]
+            shown = said_in(self.live.companion.current_language(), err.problems[:MOST_SHOWN])
             check = {"ok": False, "problems": shown, "more": len(err.problems) - len(shown)}
         self.taps.stop(self.live.companion)
         return {"check": check, "playing": games.catalog.name}
@@ -108,7 +112,10 @@ class CatalogForm:
         self.owner(request)
         entry, replaces = _draft(guard.json_object(request, ("entry",)))
         entry = self._with_the_rest(entry, replaces)
-        return web.json_response({"problems": self._problems(entry, replaces)})
+        language = await self._language()
+        return web.json_response(
+            {"problems": fields_said_in(language, self._problems(entry, replaces))}
+        )
 
     async def save(self, request: web.Request) -> web.Response:
         self.owner(request)
@@ -116,7 +123,7 @@ class CatalogForm:
         entry, replaces = _draft(body)
         entry = self._with_the_rest(entry, replaces)
         uid, pad, write, rebind = _binding(body)
-        problems = self._problems(entry, replaces)
+        problems = self._problems(entry, replaces)  # said in the page's language by _refused
         if problems:
             first = next(iter(problems.values()))[0]
             return await _refused(request, 400, said("not_saved", problem=first), problems)
@@ -172,6 +179,11 @@ class CatalogForm:
         return {"bound": bound.uid, "written": written, "warnings": warnings}
 
     # -- plumbing ---------------------------------------------------------------------------
+    async def _language(self) -> str | None:
+        """The language the page speaks: the game shown's, else the table's first."""
+        live = self.live
+        return await live.ask(live.companion.current_language)
+
     def _catalog(self) -> dict[str, Any]:
         try:
             return read_catalog(self.path)

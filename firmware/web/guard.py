@@ -30,6 +30,7 @@ from typing import Any
 
 from aiohttp import web
 
+from engine.arcana.problems import Problem
 from firmware.errors import FirmwareError
 from firmware.web.sentences import Sentence, in_language, said
 
@@ -90,7 +91,7 @@ def application(
 async def say(request: web.Request, message: str) -> str:
     """`message` in the language of the request's page (a `said` sentence; else as it is).
     A table that cannot say its language now (stopped, busy) is answered in English."""
-    if not isinstance(message, Sentence):
+    if not isinstance(message, Sentence | Problem):
         return message
     return in_language(message, await language_of(request))
 

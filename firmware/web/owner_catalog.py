@@ -10,7 +10,8 @@ enrollment: `firmware/web/enrollment_page.py`).
 The catalog file is `catalog.toml` in the state directory, the one the catalog form's builder
 writes (`firmware/web/catalog_save.py`); it is read afresh for every answer. The bindings are
 the journal's, read and written on the table loop's thread (`LiveTable.ask`), and a new
-binding reaches the running table's registry at once.
+binding reaches the running table's registry at once. What `catalog check` says (progress,
+a refused import or CSV export) is said in the table's language (`catalog_checks.said_in`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from firmware.enrollment import EnrollError, Enrollment
 from firmware.enrollment_csv import CSV_FIELDS
 from firmware.language import DEFAULT
 from firmware.web import guard
-from firmware.web.catalog_checks import check_entries
+from firmware.web.catalog_checks import check_entries, said_in
 from firmware.web.catalog_progress import progress
 from firmware.web.catalog_transfer import (
     TransferRefused,
@@ -69,6 +70,10 @@ class OwnerCatalog:
         data = await asyncio.to_thread(self._data)  # checking a catalog takes a while
         bindings = await self.live.ask(self._arcana_bindings)
         counted = await asyncio.to_thread(progress, data, bindings)
+        language = await self._language()
+        check = counted["check"]
+        for key in ("problems", "lacking"):
+            check[key] = said_in(language, check[key])
         return web.json_response(
             {
                 "file": str(self.path),
@@ -103,9 +108,14 @@ class OwnerCatalog:
             )
         except TransferRefused as err:
             return await _not_imported(request, err.problems, err.status)
+        done["lacking"] = said_in(await self._language(), done["lacking"])
         if self.strict:
             done["note"] = await guard.say(request, said("next_start"))
         return web.json_response({"imported": done})
+
+    async def _language(self) -> str | None:
+        """The language the pages speak: the game shown's, else the table's first."""
+        return await self.live.ask(self.live.companion.current_language)
 
     # -- the bindings -----------------------------------------------------------------------
     def _arcana_bindings(self) -> dict[str, str]:

@@ -9,14 +9,17 @@ and answered in the language of the game shown (as `GET /api/words` picks it).
 remembers its key and params. `in_language` fills the same key in another catalog; a param
 that is itself a `Sentence` (or a list of sentences, joined with "; ") is put in that language
 too, and any other text (a card id, a file's name, a parser's words) is kept as it is. A plain
-`str` is answered unchanged, so a refusal not made with `said` stays English.
+`str` is answered unchanged, so a refusal not made with `said` stays English. A problem of
+`catalog check` (engine/arcana/problems.py's Problem, alone or as a param) is said from
+`[catalog_check]` by its code (`firmware.language.catalog_problem`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from firmware.language import DEFAULT, LanguageError, load
+from engine.arcana.problems import Problem
+from firmware.language import DEFAULT, LanguageError, catalog_problem, load, using
 
 TABLE = "web_refusal"
 
@@ -44,6 +47,12 @@ def said(key: str, **params: Any) -> Sentence:
 def in_language(message: str, code: str | None) -> str:
     """`message` in language `code` when it is a `Sentence`, else `message` itself; an unknown
     language keeps the English (a refusal must not fail for want of a catalog)."""
+    if isinstance(message, Problem) and code and code != DEFAULT:
+        try:
+            with using(code):
+                return catalog_problem(message)
+        except LanguageError:
+            return str(message)
     if not isinstance(message, Sentence) or not code or code == DEFAULT:
         return str(message)
     try:
@@ -58,7 +67,7 @@ def _fill(template: str, params: dict[str, Any], code: str) -> str:
 
 
 def _value(value: Any, code: str) -> Any:
-    if isinstance(value, Sentence):
+    if isinstance(value, Sentence | Problem):
         return in_language(value, code)
     if isinstance(value, list | tuple):
         return "; ".join(str(_value(item, code)) for item in value)
