@@ -45,10 +45,12 @@ TESTS = {
     ),
     # What the companion drew itself before firmware/drawing.py: the same promises.
     "firmware/drawing.py": (
+        "tests/firmware/test_drawing.py",
         "tests/firmware/test_companion_core.py",
         "tests/firmware/test_companion_feedback.py",
         "tests/firmware/test_minimal_table.py::test_holding_select_walks_the_roles_in_order_and_round",
         "tests/firmware/test_minimal_table.py::test_a_refusal_shows_on_the_one_screen_whatever_the_role",
+        "tests/firmware/test_minimal_table.py::test_a_128x32_screen_gets_its_own_layout",
         "tests/reliability/test_devices_mid_game.py",
     ),
     "firmware/journal.py": (
@@ -61,6 +63,20 @@ TESTS = {
         "tests/firmware/test_export_history.py",
         "tests/firmware/arcana/test_failing_journal.py",
         "tests/firmware/test_journal_reading.py",
+    ),
+    # The journal's file handling and its rows' reading: the journal's own tests.
+    "firmware/journal_file.py": (
+        "tests/firmware/test_journal.py",
+        "tests/firmware/test_journal_busy.py",
+        "tests/firmware/test_journal_damage.py",
+        "tests/firmware/test_journal_full_disk.py",
+        "tests/firmware/test_journal_reading.py",
+    ),
+    "firmware/journal_rows.py": (
+        "tests/firmware/test_journal_rows.py",
+        "tests/firmware/test_journal_reading.py",
+        "tests/firmware/test_journal.py",
+        "tests/firmware/test_export_history.py",
     ),
     # The refusals of hostile lines are stated in the fuzz file's fixed examples.
     "engine/records.py": ("tests/engine/test_records.py", "tests/engine/test_records_fuzz.py"),
