@@ -221,7 +221,8 @@ GOOD_ROW = (7, "res-arcana", '{"players": ["A", "B"]}', 1000.0, 2000, None)
 
 
 def row(**changed) -> tuple:
-    fields = dict(zip(("id", "game", "setup", "started", "finished", "result"), GOOD_ROW))
+    names = ("id", "game", "setup", "started", "finished", "result")
+    fields = dict(zip(names, GOOD_ROW, strict=True))
     return tuple({**fields, **changed}.values())
 
 
