@@ -33,7 +33,6 @@ RESULT = {
 }
 
 
-
 def game_row(game: int, column: str, value: str) -> tuple[int, str, str]:
     return game, f"UPDATE games SET {column} = {value} WHERE id = {game}", ""
 
@@ -55,7 +54,7 @@ DAMAGE = {
         ("line not text", line_row(2, "X'00ff'"), "line 1 is not text"),
         (
             "line no longer replays",
-            line_row(2, "'{\"player\": 1, \"action\": \"pass\"}'"),
+            line_row(2, '\'{"player": 1, "action": "pass"}\''),
             "no longer replays",
         ),
         ("start time not a time", game_row(2, "started", "'noon'"), "'noon' is not a time"),
@@ -68,7 +67,7 @@ DAMAGE = {
         ),
         (
             "result winners malformed",
-            game_row(1, "result", "'{\"winners\": \"A\"}'"),
+            game_row(1, "result", '\'{"winners": "A"}\''),
             "winners are not names",
         ),
         ("finish time not a time", game_row(1, "finished", "'soon'"), "'soon' is not a time"),
