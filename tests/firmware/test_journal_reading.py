@@ -257,3 +257,179 @@ READ_ONLY = "/state is read-only: the last action was not saved."
 def test_each_sqlite_failure_is_the_sentence_for_it(sqlite_says, sentence):
     failure = sqlite3.OperationalError(sqlite_says)
     assert write_failure(Path("/state/journal.sqlite3"), failure) == sentence
+
+
+# -- opening the file (firmware/journal_file.py) -------------------------------------------
+
+
+def sqlite_error(name: str, message: str = "it says so") -> sqlite3.Error:
+    err = sqlite3.OperationalError(message)
+    err.sqlite_errorname = name  # as SQLite sets it on the errors it raises
+    return err
+
+
+STATE = Path("/state/journal.sqlite3")
+
+
+@pytest.mark.parametrize(
+    ("name", "message", "kind", "sentence"),
+    [
+        (
+            name,
+            "database is locked",
+            "JournalBusy",
+            f"The journal {STATE} is in use by another program (waited 2.5 s); nothing was "
+            "changed: try again when it is done (is the table service running?).",
+        )
+        for name in ("SQLITE_BUSY", "SQLITE_LOCKED_SHAREDCACHE")
+    ]
+    + [
+        (name, "file is not a database", "JournalDamaged", "")
+        for name in ("SQLITE_NOTADB", "SQLITE_CORRUPT")
+    ]
+    + [
+        ("", "integrity check failed: page 3", "JournalDamaged", ""),
+        (
+            "SQLITE_FULL",
+            "database or disk is full",
+            "JournalError",
+            "The disk holding /state is full: free some space, then start again.",
+        ),
+    ]
+    + [
+        (
+            name,
+            "it says so",
+            "JournalError",
+            "cannot write the journal in /state (it says so); check its permissions and space",
+        )
+        for name in ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")
+    ]
+    + [
+        (
+            "SQLITE_IOERR_WRITE",
+            "disk I/O error",
+            "JournalError",
+            "cannot write the journal in /state (disk I/O error): the disk may be full or failing.",
+        ),
+        (
+            "SQLITE_ERROR",
+            "integrity check failed: but SQLite named it",  # only an unnamed one is ours
+            "JournalError",
+            f"cannot open the journal {STATE} (integrity check failed: but SQLite named it); "
+            "nothing was changed.",
+        ),
+        (
+            "",
+            "no such table: t",
+            "JournalError",
+            f"cannot open the journal {STATE} (no such table: t); nothing was changed.",
+        ),
+    ],
+)
+def test_each_failure_to_open_is_the_sentence_for_it(name, message, kind, sentence):
+    from firmware.journal_file import explain
+
+    said = explain(STATE, sqlite_error(name, message), 2.5)
+    assert type(said).__name__ == kind
+    if kind == "JournalDamaged":
+        assert str(said) == f"The journal {STATE} is damaged ({message})."
+        assert said.reason == message
+    else:
+        assert str(said) == sentence
+
+
+def test_an_error_without_a_name_is_not_taken_for_any_named_one():
+    from firmware.journal_file import explain
+
+    plain = sqlite3.OperationalError("database is locked")  # no sqlite_errorname at all
+    assert str(explain(STATE, plain, 1)) == (
+        f"cannot open the journal {STATE} (database is locked); nothing was changed."
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [
+        (None, 5.0),
+        ("12.5", 12.5),
+        ("0", 0.0),
+        ("3600", 3600.0),
+        ("3601", 5.0),
+        ("-1", 5.0),
+        ("soon", 5.0),
+        ("", 5.0),
+    ],
+)
+def test_the_busy_wait_is_the_environments_when_it_is_a_sensible_number(
+    monkeypatch, value, seconds
+):
+    from firmware.journal_file import busy_seconds
+
+    if value is None:
+        monkeypatch.delenv("ARCANA_TABLE_BUSY_S", raising=False)
+    else:
+        monkeypatch.setenv("ARCANA_TABLE_BUSY_S", value)
+    assert busy_seconds() == seconds
+
+
+def test_a_second_file_set_aside_in_the_same_second_gets_its_own_name(tmp_path):
+    from firmware.journal_file import put_aside, set_aside_files
+
+    path = tmp_path / FILENAME
+    names = []
+    for n in range(3):
+        path.write_bytes(b"damaged %d" % n)
+        Path(f"{path}-wal").write_bytes(b"its wal %d" % n)
+        names.append(put_aside(path, 86_400.0, f"reason {n}").name)
+    stamp = f"{FILENAME}.damaged-19700102-000000"
+    assert names == [stamp, f"{stamp}.2", f"{stamp}.3"]
+    assert (tmp_path / f"{stamp}.3").read_bytes() == b"damaged 2"
+    assert (tmp_path / f"{stamp}.2-wal").read_bytes() == b"its wal 1"
+    assert (tmp_path / f"{stamp}.2.reason").read_text() == "86400.0\nreason 1\n"
+    assert not path.exists() and not Path(f"{path}-wal").exists()
+    found = [(s.what, s.reason, s.at) for s in set_aside_files(path)]
+    assert found == [(name, f"reason {n}", 86_400.0) for n, name in enumerate(names)]
+
+
+def test_a_set_aside_file_whose_reason_is_lost_or_spoilt_is_still_listed(tmp_path):
+    from firmware.journal_file import set_aside_files
+
+    path = tmp_path / FILENAME
+    for name, reason in [
+        ("a", None),
+        ("b", "not a time\nwhy\n"),
+        ("c", "12.5\n\n"),
+        ("d", b"\xff\xfe"),
+        ("e", "7\nthe pages were torn\n"),
+    ]:
+        (tmp_path / f"{FILENAME}.damaged-{name}").write_bytes(b"x")
+        note = tmp_path / f"{FILENAME}.damaged-{name}.reason"
+        if isinstance(reason, bytes):
+            note.write_bytes(reason)
+        elif reason is not None:
+            note.write_text(reason)
+    (tmp_path / f"{FILENAME}.damaged-e-wal").write_bytes(b"x")
+    (tmp_path / f"{FILENAME}.damaged-e-shm").write_bytes(b"x")
+    lost = "damaged (no reason kept)"
+    assert [(s.what, s.reason, s.at) for s in set_aside_files(path)] == [
+        (f"{FILENAME}.damaged-a", lost, None),
+        (f"{FILENAME}.damaged-b", lost, None),
+        (f"{FILENAME}.damaged-c", lost, 12.5),
+        (f"{FILENAME}.damaged-d", lost, None),
+        (f"{FILENAME}.damaged-e", "the pages were torn", 7.0),
+    ]
+
+
+def test_a_damaged_file_that_cannot_be_renamed_is_one_sentence(tmp_path):
+    from firmware.journal_file import put_aside
+
+    path = tmp_path / FILENAME
+    path.write_bytes(b"x")
+    Path(f"{path}-wal").write_bytes(b"its wal")
+    stuck = tmp_path / f"{FILENAME}.damaged-19700101-000000-wal"  # a directory in the way
+    stuck.mkdir()
+    (stuck / "something").write_bytes(b"")
+    with pytest.raises(JournalError) as refused:
+        put_aside(path, 0.0, "torn")
+    assert str(refused.value).startswith(f"cannot set the damaged journal {path} aside: ")
