@@ -433,3 +433,66 @@ def test_a_damaged_file_that_cannot_be_renamed_is_one_sentence(tmp_path):
     with pytest.raises(JournalError) as refused:
         put_aside(path, 0.0, "torn")
     assert str(refused.value).startswith(f"cannot set the damaged journal {path} aside: ")
+
+
+def files_of(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+def test_a_reader_reads_what_a_writer_left_in_its_wal_and_changes_no_byte(tmp_path):
+    """A writer stopped with its moves still in the WAL (as a power cut leaves it): history
+    reads them, from any thread, and leaves the database and its WAL as they were (no
+    checkpoint; the -shm file is only SQLite's index of the WAL, rebuilt by any reader)."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    with Journal.open(tmp_path / "state") as writer:
+        game = writer.start("arcana", SETUP)
+        writer.append(game, line(0))
+        for name in (FILENAME, f"{FILENAME}-wal", f"{FILENAME}-shm"):
+            shutil.copyfile(tmp_path / "state" / name, copy / name)
+    before = files_of(copy)
+    assert len(before[f"{FILENAME}-wal"]) > 0
+    reader = Journal.open(copy, read_only=True)
+    try:
+        found: list[object] = []
+        thread = threading.Thread(target=lambda: found.append(reader.lines(game)))
+        thread.start()
+        thread.join()
+        assert found == [[line(0)]]
+        assert [g.game for g in reader.games()] == ["arcana"]
+    finally:
+        reader.close()
+    after = files_of(copy)
+    for name in (FILENAME, f"{FILENAME}-wal"):
+        assert after[name] == before[name]
+
+
+def test_a_reader_on_a_full_disk_reads_the_journal_as_it_stands_and_leaves_no_file(tmp_path):
+    """No room even for the -shm file a reader of a WAL journal makes: the file is read as it
+    stands (no -wal: no writer has it open), and what the failed attempt made is removed."""
+    import errno
+    import subprocess
+
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], check=True)
+    try:
+        with Journal.open(mount / "state") as writer:
+            game = writer.start("res-arcana", {"players": ["A", "B"]})
+            writer.append(game, line(0))
+        with open(mount / "filler", "wb", buffering=0) as filler:
+            for chunk in (65536, 4096, 512, 1):
+                try:
+                    while filler.write(b"\0" * chunk):
+                        pass
+                except OSError as err:
+                    assert err.errno == errno.ENOSPC
+        before = files_of(mount / "state")
+        assert list(before) == [FILENAME]
+        with Journal.open(mount / "state", read_only=True) as reader:
+            assert reader.lines(game) == [line(0)]
+        assert files_of(mount / "state") == before
+    finally:
+        subprocess.run(["umount", "--lazy", str(mount)], check=True)
