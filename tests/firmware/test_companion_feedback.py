@@ -370,6 +370,7 @@ def test_an_end_the_journal_cannot_finish_at_the_restart_is_its_trouble(tmp_path
 
 
 def test_the_journals_trouble_is_the_last_refused_write_until_one_is_kept(top):
+    assert top.companion.journal_trouble is None  # nothing refused yet
     bot = Bot(2, 2)
     begun(top, bot)
     assert top.companion.journal_trouble is None
@@ -419,3 +420,25 @@ def test_a_rule_refusal_is_said_in_the_language_of_the_game(tmp_path):
         top.tap("stake-1", "ferrymen_agent_6")  # the same agent again
         said = RefusalScreen("Dieser Agent liegt schon in einer Zone")  # the engine's code
         assert same(top.screens()["stake-1"], render(said, language="de"))
+
+
+def test_an_unknown_card_on_a_reader_without_a_screen_shows_on_the_status_screen(top):
+    from firmware.events import Tap
+    from firmware.screens import UnknownCardScreen
+
+    top.companion.handle(Tap("spare", "04deadbeef0009", None))
+    assert same(top.screens()["status"], render(UnknownCardScreen()))
+
+
+def test_a_tap_on_a_minimal_tables_one_pad_counts_for_the_role_in_focus(tmp_path):
+    with EmulatedTable(tmp_path, GameShelf(), profile="minimal") as top:
+        for step in Bot(2, 2).setup_steps():  # Res Arcana: a mage tapped on each seat's pad
+            if step.kind == "tap":
+                while top.companion.single_pad.focus != step.target:
+                    top.press("select", held=True)
+                top.tap("main", step.card)
+            else:
+                top.press(step.target)
+        assert top.companion.game_id is not None
+        _, setup = top.journal.setup(top.companion.game_id)
+        assert setup["mages"] == [s.card for s in Bot(2, 2).setup_steps() if s.kind == "tap"]
