@@ -262,9 +262,12 @@ def test_each_sqlite_failure_is_the_sentence_for_it(sqlite_says, sentence):
 # -- opening the file (firmware/journal_file.py) -------------------------------------------
 
 
-def sqlite_error(name: str, message: str = "it says so") -> sqlite3.Error:
-    err = sqlite3.OperationalError(message)
-    err.sqlite_errorname = name  # as SQLite sets it on the errors it raises
+def sqlite_error(name: str | None, message: str = "it says so") -> sqlite3.Error:
+    """An error as SQLite raises it (named), or, for None, as the journal's own integrity
+    check raises it (no name at all)."""
+    err = sqlite3.DatabaseError(message)
+    if name is not None:
+        err.sqlite_errorname = name
     return err
 
 
@@ -288,7 +291,7 @@ STATE = Path("/state/journal.sqlite3")
         for name in ("SQLITE_NOTADB", "SQLITE_CORRUPT")
     ]
     + [
-        ("", "integrity check failed: page 3", "JournalDamaged", ""),
+        (None, "integrity check failed: page 3", "JournalDamaged", ""),
         (
             "SQLITE_FULL",
             "database or disk is full",
@@ -381,15 +384,21 @@ def test_a_second_file_set_aside_in_the_same_second_gets_its_own_name(tmp_path):
     for n in range(3):
         path.write_bytes(b"damaged %d" % n)
         Path(f"{path}-wal").write_bytes(b"its wal %d" % n)
+        Path(f"{path}-shm").write_bytes(b"its index %d" % n)  # as a crashed writer leaves it
         names.append(put_aside(path, 86_400.0, f"reason {n}").name)
     stamp = f"{FILENAME}.damaged-19700102-000000"
     assert names == [stamp, f"{stamp}.2", f"{stamp}.3"]
     assert (tmp_path / f"{stamp}.3").read_bytes() == b"damaged 2"
     assert (tmp_path / f"{stamp}.2-wal").read_bytes() == b"its wal 1"
+    assert (tmp_path / f"{stamp}.2-shm").read_bytes() == b"its index 1"
     assert (tmp_path / f"{stamp}.2.reason").read_text() == "86400.0\nreason 1\n"
-    assert not path.exists() and not Path(f"{path}-wal").exists()
+    assert not {path, Path(f"{path}-wal"), Path(f"{path}-shm")} & set(tmp_path.iterdir())
     found = [(s.what, s.reason, s.at) for s in set_aside_files(path)]
     assert found == [(name, f"reason {n}", 86_400.0) for n, name in enumerate(names)]
+    (tmp_path / f"{stamp}.reason").unlink()  # a reason lost: its file is still not replaced
+    path.write_bytes(b"damaged 3")
+    assert put_aside(path, 86_400.0, "reason 3").name == f"{stamp}.4"
+    assert (tmp_path / stamp).read_bytes() == b"damaged 0"
 
 
 def test_a_set_aside_file_whose_reason_is_lost_or_spoilt_is_still_listed(tmp_path):
