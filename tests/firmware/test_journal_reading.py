@@ -211,7 +211,37 @@ def test_the_busy_wait_given_is_the_one_used(tmp_path, monkeypatch):
     monkeypatch.setenv("ARCANA_TABLE_BUSY_S", "0")
     with Journal.open(tmp_path), pytest.raises(JournalError) as refused:
         Journal.open(tmp_path, busy_s=0.1)
-    assert "(waited 0.1 s)" in str(refused.value)
+    assert str(refused.value) == (
+        f"The journal {tmp_path / FILENAME} is in use by another table (waited 0.1 s); nothing "
+        "was changed: stop that one first (is the table service or another sim running?)."
+    )
+
+
+def test_a_table_waits_for_the_one_that_has_the_journal_until_it_closes(tmp_path):
+    first = Journal.open(tmp_path)
+    closing = threading.Timer(0.3, first.close)
+    closing.start()
+    try:
+        with Journal.open(tmp_path, busy_s=30) as second:  # given up on only after 30 s
+            assert second.games() == []
+    finally:
+        closing.join()
+
+
+def test_a_journal_another_program_writes_at_open_is_refused_with_the_wait(tmp_path):
+    Journal.open(tmp_path).close()
+    other = sqlite3.connect(tmp_path / FILENAME, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(JournalError) as refused:
+            Journal.open(tmp_path, busy_s=0.2)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert str(refused.value) == (
+        f"The journal {tmp_path / FILENAME} is in use by another program (waited 0.2 s); "
+        "nothing was changed: try again when it is done (is the table service running?)."
+    )
 
 
 def test_a_journal_another_program_locks_refuses_the_action_with_a_sentence(tmp_path):
