@@ -535,3 +535,50 @@ def test_a_reader_on_a_full_disk_reads_the_journal_as_it_stands_and_leaves_no_fi
         assert files_of(mount / "state") == before
     finally:
         subprocess.run(["umount", "--lazy", str(mount)], check=True)
+
+
+def test_pages_the_check_finds_unused_are_damage_named_by_what_the_check_said(tmp_path):
+    """A journal that opens and reads, but whose pages SQLite's quick check finds wrong (here:
+    a table's pages no longer listed in the schema, as a bad edit leaves them): the reader
+    refuses it, naming what the check said."""
+    Journal.open(tmp_path).close()
+    db = sqlite3.connect(tmp_path / FILENAME)
+    db.execute("PRAGMA journal_mode=DELETE")  # every page in the file itself
+    db.execute("CREATE TABLE extra (x)")
+    db.executemany("INSERT INTO extra VALUES (?)", [("y" * 200,)] * 200)
+    db.commit()
+    db.execute("PRAGMA writable_schema=ON")
+    db.execute("DELETE FROM sqlite_master WHERE name = 'extra'")
+    db.commit()
+    db.close()
+    db = sqlite3.connect(tmp_path / FILENAME)
+    said = [str(row[0]) for row in db.execute("PRAGMA quick_check").fetchall()]
+    db.close()
+    assert "is never used" in said[0]
+    with pytest.raises(JournalDamaged) as refused:
+        Journal.open(tmp_path, read_only=True)
+    assert refused.value.reason.startswith(f"integrity check failed: {'; '.join(said[:3])}")
+
+
+def test_a_full_disk_at_open_leaves_no_half_made_journal(tmp_path):
+    import errno
+    import subprocess
+
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], check=True)
+    try:
+        (mount / "state").mkdir()
+        with open(mount / "filler", "wb", buffering=0) as filler:
+            for chunk in (65536, 4096, 512, 1):
+                try:
+                    while filler.write(b"\0" * chunk):
+                        pass
+                except OSError as err:
+                    assert err.errno == errno.ENOSPC
+        with pytest.raises(JournalError) as refused:
+            Journal.open(mount / "state")
+        assert "full" in str(refused.value)
+        assert list((mount / "state").iterdir()) == []
+    finally:
+        subprocess.run(["umount", "--lazy", str(mount)], check=True)
