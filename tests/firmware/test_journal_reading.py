@@ -582,3 +582,71 @@ def test_a_full_disk_at_open_leaves_no_half_made_journal(tmp_path):
         assert list((mount / "state").iterdir()) == []
     finally:
         subprocess.run(["umount", "--lazy", str(mount)], check=True)
+
+
+def tiny_disk(tmp_path: Path, size: str = "1m") -> Path:
+    import subprocess
+
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)], check=True)
+    return mount
+
+
+def unmount(mount: Path) -> None:
+    import subprocess
+
+    subprocess.run(["umount", "--lazy", str(mount)], check=True)
+
+
+def test_a_reader_on_a_read_only_disk_reads_the_journal_as_it_stands(tmp_path):
+    """A card the kernel remounted read-only: not even the -shm file can be made."""
+    import subprocess
+
+    mount = tiny_disk(tmp_path)
+    try:
+        with Journal.open(mount / "state") as writer:
+            game = writer.start("res-arcana", {"players": ["A", "B"]})
+            writer.append(game, line(0))
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        before = files_of(mount / "state")
+        with Journal.open(mount / "state", read_only=True) as reader:
+            assert reader.lines(game) == [line(0)]
+        assert files_of(mount / "state") == before
+    finally:
+        unmount(mount)
+
+
+def test_a_damaged_journal_on_a_full_disk_is_refused_as_damaged(tmp_path):
+    import errno
+
+    mount = tiny_disk(tmp_path, "8m")
+    try:
+        state = mount / "state"
+        with Journal.open(state) as writer:
+            game = writer.start("res-arcana", {"players": ["A", "B"]})
+            for n in range(200):
+                writer.append(game, {"player": n % 2, "action": "pass", "pad": "x" * 40})
+        path = state / FILENAME
+        db = sqlite3.connect(path)
+        (page_size,) = db.execute("PRAGMA page_size").fetchone()
+        (pages,) = db.execute("PRAGMA page_count").fetchone()
+        db.close()
+        with open(path, "r+b") as file:  # a bad sector in the middle
+            file.seek(page_size * (pages // 2))
+            file.write(b"\xa5" * page_size)
+        with open(mount / "filler", "wb", buffering=0) as filler:
+            for chunk in (65536, 4096, 512, 1):
+                try:
+                    while filler.write(b"\0" * chunk):
+                        pass
+                except OSError as err:
+                    assert err.errno == errno.ENOSPC
+        with pytest.raises(JournalDamaged) as refused:
+            Journal.open(state, read_only=True)
+        said = str(refused.value)
+        assert said.startswith(f"The journal {path} is damaged (integrity check failed: ")
+        assert said.endswith("; nothing was changed: the table sets it aside when it next starts).")
+        assert sorted(p.name for p in state.iterdir()) == [FILENAME]
+    finally:
+        unmount(mount)
