@@ -46,6 +46,7 @@ TESTS = {
         # pairing code asked for without the web app, or with a damaged pairing file.
         "tests/firmware/test_language.py::test_the_language_line_switches_the_choice_screens_and_the_game_keeps_its_language",
         "tests/firmware/test_language.py::test_a_game_journalled_without_a_language_is_shown_in_the_tables_first_one",
+        "tests/firmware/test_language.py::test_the_table_profiles_digits_reach_the_screens",
         "tests/firmware/test_secrets_at_the_table.py::test_an_undone_face_down_agent_is_not_named",
         "tests/firmware/web/test_pairing_from_the_table.py::test_without_the_web_app_a_held_select_says_so_and_changes_nothing",
         "tests/firmware/web/test_pairing_from_the_table.py::test_a_damaged_pairing_file_is_a_sentence_on_the_status_screen",

@@ -13,6 +13,7 @@ import pytest
 
 from firmware.companion import NOTICE_SECONDS
 from firmware.controllers.resarcana import Bot
+from firmware.drawing import Notice
 from firmware.events import Crowded, Device, Tick, Trouble
 from firmware.games import GameShelf
 from firmware.journal import Journal
@@ -293,6 +294,9 @@ def test_every_game_that_cannot_be_read_is_set_aside_at_start_and_stays_aside(tm
         assert said[1].startswith(f"game {first} no longer replays: ")
         assert top.journal.unfinished() is None and top.companion.game_id is None
         assert [a.what for a in top.journal.set_aside()] == [f"game {first}", f"game {second}"]
+        assert top.companion.notices["status"] == Notice(
+            "refusal", said[-1], top.clock() + NOTICE_SECONDS
+        )  # the last one said on the status screen, as a refusal
     with EmulatedTable(tmp_path, GameShelf()) as top:  # kept aside: nothing to say again
         assert top.companion.set_asides == []
         assert same(top.screens()["status"], render(CHOOSER))
