@@ -446,3 +446,12 @@ def test_a_tap_on_a_minimal_tables_one_pad_counts_for_the_role_in_focus(tmp_path
         assert top.companion.game_id is not None
         _, setup = top.journal.setup(top.companion.game_id)
         assert setup["mages"] == [s.card for s in Bot(2, 2).setup_steps() if s.kind == "tap"]
+
+
+def test_a_controllers_refusal_shows_where_it_says(top):
+    top.press("select")
+    top.press("ok")  # Res Arcana: the seats are taken by tapping a mage on a pad
+    status = top.screens()["status"]
+    top.tap("stake-0", "ancient_seed")  # an artifact, not a mage
+    assert same(top.screens()["stake-0"], render(RefusalScreen("Tap your mage to take this seat")))
+    assert same(top.screens()["status"], status)
