@@ -211,7 +211,37 @@ def test_the_busy_wait_given_is_the_one_used(tmp_path, monkeypatch):
     monkeypatch.setenv("ARCANA_TABLE_BUSY_S", "0")
     with Journal.open(tmp_path), pytest.raises(JournalError) as refused:
         Journal.open(tmp_path, busy_s=0.1)
-    assert "(waited 0.1 s)" in str(refused.value)
+    assert str(refused.value) == (
+        f"The journal {tmp_path / FILENAME} is in use by another table (waited 0.1 s); nothing "
+        "was changed: stop that one first (is the table service or another sim running?)."
+    )
+
+
+def test_a_table_waits_for_the_one_that_has_the_journal_until_it_closes(tmp_path):
+    first = Journal.open(tmp_path)
+    closing = threading.Timer(0.3, first.close)
+    closing.start()
+    try:
+        with Journal.open(tmp_path, busy_s=30) as second:  # given up on only after 30 s
+            assert second.games() == []
+    finally:
+        closing.join()
+
+
+def test_a_journal_another_program_writes_at_open_is_refused_with_the_wait(tmp_path):
+    Journal.open(tmp_path).close()
+    other = sqlite3.connect(tmp_path / FILENAME, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(JournalError) as refused:
+            Journal.open(tmp_path, busy_s=0.2)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert str(refused.value) == (
+        f"The journal {tmp_path / FILENAME} is in use by another program (waited 0.2 s); "
+        "nothing was changed: try again when it is done (is the table service running?)."
+    )
 
 
 def test_a_journal_another_program_locks_refuses_the_action_with_a_sentence(tmp_path):
@@ -257,3 +287,366 @@ READ_ONLY = "/state is read-only: the last action was not saved."
 def test_each_sqlite_failure_is_the_sentence_for_it(sqlite_says, sentence):
     failure = sqlite3.OperationalError(sqlite_says)
     assert write_failure(Path("/state/journal.sqlite3"), failure) == sentence
+
+
+# -- opening the file (firmware/journal_file.py) -------------------------------------------
+
+
+def sqlite_error(name: str | None, message: str = "it says so") -> sqlite3.Error:
+    """An error as SQLite raises it (named), or, for None, as the journal's own integrity
+    check raises it (no name at all)."""
+    err = sqlite3.DatabaseError(message)
+    if name is not None:
+        err.sqlite_errorname = name
+    return err
+
+
+STATE = Path("/state/journal.sqlite3")
+
+
+@pytest.mark.parametrize(
+    ("name", "message", "kind", "sentence"),
+    [
+        (
+            name,
+            "database is locked",
+            "JournalBusy",
+            f"The journal {STATE} is in use by another program (waited 2.5 s); nothing was "
+            "changed: try again when it is done (is the table service running?).",
+        )
+        for name in ("SQLITE_BUSY", "SQLITE_LOCKED_SHAREDCACHE")
+    ]
+    + [
+        (name, "file is not a database", "JournalDamaged", "")
+        for name in ("SQLITE_NOTADB", "SQLITE_CORRUPT")
+    ]
+    + [
+        (None, "integrity check failed: page 3", "JournalDamaged", ""),
+        (
+            "SQLITE_FULL",
+            "database or disk is full",
+            "JournalError",
+            "The disk holding /state is full: free some space, then start again.",
+        ),
+    ]
+    + [
+        (
+            name,
+            "it says so",
+            "JournalError",
+            "cannot write the journal in /state (it says so); check its permissions and space",
+        )
+        for name in ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")
+    ]
+    + [
+        (
+            "SQLITE_IOERR_WRITE",
+            "disk I/O error",
+            "JournalError",
+            "cannot write the journal in /state (disk I/O error): the disk may be full or failing.",
+        ),
+        (
+            "SQLITE_ERROR",
+            "integrity check failed: but SQLite named it",  # only an unnamed one is ours
+            "JournalError",
+            f"cannot open the journal {STATE} (integrity check failed: but SQLite named it); "
+            "nothing was changed.",
+        ),
+        (
+            "",
+            "no such table: t",
+            "JournalError",
+            f"cannot open the journal {STATE} (no such table: t); nothing was changed.",
+        ),
+    ],
+)
+def test_each_failure_to_open_is_the_sentence_for_it(name, message, kind, sentence):
+    from firmware.journal_file import explain
+
+    said = explain(STATE, sqlite_error(name, message), 2.5)
+    assert type(said).__name__ == kind
+    if kind == "JournalDamaged":
+        assert str(said) == f"The journal {STATE} is damaged ({message})."
+        assert said.reason == message
+    else:
+        assert str(said) == sentence
+
+
+def test_an_error_without_a_name_is_not_taken_for_any_named_one():
+    from firmware.journal_file import explain
+
+    plain = sqlite3.OperationalError("database is locked")  # no sqlite_errorname at all
+    assert str(explain(STATE, plain, 1)) == (
+        f"cannot open the journal {STATE} (database is locked); nothing was changed."
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [
+        (None, 5.0),
+        ("12.5", 12.5),
+        ("0", 0.0),
+        ("3600", 3600.0),
+        ("3601", 5.0),
+        ("-1", 5.0),
+        ("soon", 5.0),
+        ("", 5.0),
+    ],
+)
+def test_the_busy_wait_is_the_environments_when_it_is_a_sensible_number(
+    monkeypatch, value, seconds
+):
+    from firmware.journal_file import busy_seconds
+
+    if value is None:
+        monkeypatch.delenv("ARCANA_TABLE_BUSY_S", raising=False)
+    else:
+        monkeypatch.setenv("ARCANA_TABLE_BUSY_S", value)
+    assert busy_seconds() == seconds
+
+
+def test_a_second_file_set_aside_in_the_same_second_gets_its_own_name(tmp_path):
+    from firmware.journal_file import put_aside, set_aside_files
+
+    path = tmp_path / FILENAME
+    names = []
+    for n in range(3):
+        path.write_bytes(b"damaged %d" % n)
+        Path(f"{path}-wal").write_bytes(b"its wal %d" % n)
+        Path(f"{path}-shm").write_bytes(b"its index %d" % n)  # as a crashed writer leaves it
+        names.append(put_aside(path, 86_400.0, f"reason {n}").name)
+    stamp = f"{FILENAME}.damaged-19700102-000000"
+    assert names == [stamp, f"{stamp}.2", f"{stamp}.3"]
+    assert (tmp_path / f"{stamp}.3").read_bytes() == b"damaged 2"
+    assert (tmp_path / f"{stamp}.2-wal").read_bytes() == b"its wal 1"
+    assert (tmp_path / f"{stamp}.2-shm").read_bytes() == b"its index 1"
+    assert (tmp_path / f"{stamp}.2.reason").read_text() == "86400.0\nreason 1\n"
+    assert not {path, Path(f"{path}-wal"), Path(f"{path}-shm")} & set(tmp_path.iterdir())
+    found = [(s.what, s.reason, s.at) for s in set_aside_files(path)]
+    assert found == [(name, f"reason {n}", 86_400.0) for n, name in enumerate(names)]
+    (tmp_path / f"{stamp}.reason").unlink()  # a reason lost: its file is still not replaced
+    path.write_bytes(b"damaged 3")
+    assert put_aside(path, 86_400.0, "reason 3").name == f"{stamp}.4"
+    assert (tmp_path / stamp).read_bytes() == b"damaged 0"
+
+
+def test_a_set_aside_file_whose_reason_is_lost_or_spoilt_is_still_listed(tmp_path):
+    from firmware.journal_file import set_aside_files
+
+    path = tmp_path / FILENAME
+    for name, reason in [
+        ("a", None),
+        ("b", "not a time\nwhy\n"),
+        ("c", "12.5\n\n"),
+        ("d", b"\xff\xfe"),
+        ("e", "7\nthe pages were torn\n"),
+    ]:
+        (tmp_path / f"{FILENAME}.damaged-{name}").write_bytes(b"x")
+        note = tmp_path / f"{FILENAME}.damaged-{name}.reason"
+        if isinstance(reason, bytes):
+            note.write_bytes(reason)
+        elif reason is not None:
+            note.write_text(reason)
+    (tmp_path / f"{FILENAME}.damaged-e-wal").write_bytes(b"x")
+    (tmp_path / f"{FILENAME}.damaged-e-shm").write_bytes(b"x")
+    lost = "damaged (no reason kept)"
+    assert [(s.what, s.reason, s.at) for s in set_aside_files(path)] == [
+        (f"{FILENAME}.damaged-a", lost, None),
+        (f"{FILENAME}.damaged-b", lost, None),
+        (f"{FILENAME}.damaged-c", lost, 12.5),
+        (f"{FILENAME}.damaged-d", lost, None),
+        (f"{FILENAME}.damaged-e", "the pages were torn", 7.0),
+    ]
+
+
+def test_a_damaged_file_that_cannot_be_renamed_is_one_sentence(tmp_path):
+    from firmware.journal_file import put_aside
+
+    path = tmp_path / FILENAME
+    path.write_bytes(b"x")
+    Path(f"{path}-wal").write_bytes(b"its wal")
+    stuck = tmp_path / f"{FILENAME}.damaged-19700101-000000-wal"  # a directory in the way
+    stuck.mkdir()
+    (stuck / "something").write_bytes(b"")
+    with pytest.raises(JournalError) as refused:
+        put_aside(path, 0.0, "torn")
+    assert str(refused.value).startswith(f"cannot set the damaged journal {path} aside: ")
+
+
+def files_of(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+def test_a_reader_reads_what_a_writer_left_in_its_wal_and_changes_no_byte(tmp_path):
+    """A writer stopped with its moves still in the WAL (as a power cut leaves it): history
+    reads them, from any thread, and leaves the database and its WAL as they were (no
+    checkpoint; the -shm file is only SQLite's index of the WAL, rebuilt by any reader)."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    with Journal.open(tmp_path / "state") as writer:
+        game = writer.start("arcana", SETUP)
+        writer.append(game, line(0))
+        for name in (FILENAME, f"{FILENAME}-wal", f"{FILENAME}-shm"):
+            shutil.copyfile(tmp_path / "state" / name, copy / name)
+    before = files_of(copy)
+    assert len(before[f"{FILENAME}-wal"]) > 0
+    reader = Journal.open(copy, read_only=True)
+    try:
+        found: list[object] = []
+        thread = threading.Thread(target=lambda: found.append(reader.lines(game)))
+        thread.start()
+        thread.join()
+        assert found == [[line(0)]]
+        assert [g.game for g in reader.games()] == ["arcana"]
+    finally:
+        reader.close()
+    after = files_of(copy)
+    for name in (FILENAME, f"{FILENAME}-wal"):
+        assert after[name] == before[name]
+
+
+def test_a_reader_on_a_full_disk_reads_the_journal_as_it_stands_and_leaves_no_file(tmp_path):
+    """No room even for the -shm file a reader of a WAL journal makes: the file is read as it
+    stands (no -wal: no writer has it open), and what the failed attempt made is removed."""
+    import errno
+    import subprocess
+
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], check=True)
+    try:
+        with Journal.open(mount / "state") as writer:
+            game = writer.start("res-arcana", {"players": ["A", "B"]})
+            writer.append(game, line(0))
+        with open(mount / "filler", "wb", buffering=0) as filler:
+            for chunk in (65536, 4096, 512, 1):
+                try:
+                    while filler.write(b"\0" * chunk):
+                        pass
+                except OSError as err:
+                    assert err.errno == errno.ENOSPC
+        before = files_of(mount / "state")
+        assert list(before) == [FILENAME]
+        with Journal.open(mount / "state", read_only=True) as reader:
+            assert reader.lines(game) == [line(0)]
+        assert files_of(mount / "state") == before
+    finally:
+        subprocess.run(["umount", "--lazy", str(mount)], check=True)
+
+
+def test_pages_the_check_finds_unused_are_damage_named_by_what_the_check_said(tmp_path):
+    """A journal that opens and reads, but whose pages SQLite's quick check finds wrong (here:
+    a table's pages no longer listed in the schema, as a bad edit leaves them): the reader
+    refuses it, naming what the check said."""
+    Journal.open(tmp_path).close()
+    db = sqlite3.connect(tmp_path / FILENAME)
+    db.execute("PRAGMA journal_mode=DELETE")  # every page in the file itself
+    db.execute("CREATE TABLE extra (x)")
+    db.executemany("INSERT INTO extra VALUES (?)", [("y" * 200,)] * 200)
+    db.commit()
+    db.execute("PRAGMA writable_schema=ON")
+    db.execute("DELETE FROM sqlite_master WHERE name = 'extra'")
+    db.commit()
+    db.close()
+    db = sqlite3.connect(tmp_path / FILENAME)
+    said = [str(row[0]) for row in db.execute("PRAGMA quick_check").fetchall()]
+    db.close()
+    assert "is never used" in said[0]
+    with pytest.raises(JournalDamaged) as refused:
+        Journal.open(tmp_path, read_only=True)
+    assert refused.value.reason.startswith(f"integrity check failed: {'; '.join(said[:3])}")
+
+
+def test_a_full_disk_at_open_leaves_no_half_made_journal(tmp_path):
+    import errno
+    import subprocess
+
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], check=True)
+    try:
+        (mount / "state").mkdir()
+        with open(mount / "filler", "wb", buffering=0) as filler:
+            for chunk in (65536, 4096, 512, 1):
+                try:
+                    while filler.write(b"\0" * chunk):
+                        pass
+                except OSError as err:
+                    assert err.errno == errno.ENOSPC
+        with pytest.raises(JournalError) as refused:
+            Journal.open(mount / "state")
+        assert "full" in str(refused.value)
+        assert list((mount / "state").iterdir()) == []
+    finally:
+        subprocess.run(["umount", "--lazy", str(mount)], check=True)
+
+
+def tiny_disk(tmp_path: Path, size: str = "1m") -> Path:
+    import subprocess
+
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)], check=True)
+    return mount
+
+
+def unmount(mount: Path) -> None:
+    import subprocess
+
+    subprocess.run(["umount", "--lazy", str(mount)], check=True)
+
+
+def test_a_reader_on_a_read_only_disk_reads_the_journal_as_it_stands(tmp_path):
+    """A card the kernel remounted read-only: not even the -shm file can be made."""
+    import subprocess
+
+    mount = tiny_disk(tmp_path)
+    try:
+        with Journal.open(mount / "state") as writer:
+            game = writer.start("res-arcana", {"players": ["A", "B"]})
+            writer.append(game, line(0))
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        before = files_of(mount / "state")
+        with Journal.open(mount / "state", read_only=True) as reader:
+            assert reader.lines(game) == [line(0)]
+        assert files_of(mount / "state") == before
+    finally:
+        unmount(mount)
+
+
+def test_a_damaged_journal_on_a_full_disk_is_refused_as_damaged(tmp_path):
+    import errno
+
+    mount = tiny_disk(tmp_path, "8m")
+    try:
+        state = mount / "state"
+        with Journal.open(state) as writer:
+            game = writer.start("res-arcana", {"players": ["A", "B"]})
+            for n in range(200):
+                writer.append(game, {"player": n % 2, "action": "pass", "pad": "x" * 40})
+        path = state / FILENAME
+        db = sqlite3.connect(path)
+        (page_size,) = db.execute("PRAGMA page_size").fetchone()
+        (pages,) = db.execute("PRAGMA page_count").fetchone()
+        db.close()
+        with open(path, "r+b") as file:  # a bad sector in the middle
+            file.seek(page_size * (pages // 2))
+            file.write(b"\xa5" * page_size)
+        with open(mount / "filler", "wb", buffering=0) as filler:
+            for chunk in (65536, 4096, 512, 1):
+                try:
+                    while filler.write(b"\0" * chunk):
+                        pass
+                except OSError as err:
+                    assert err.errno == errno.ENOSPC
+        with pytest.raises(JournalDamaged) as refused:
+            Journal.open(state, read_only=True)
+        said = str(refused.value)
+        assert said.startswith(f"The journal {path} is damaged (integrity check failed: ")
+        assert said.endswith("; nothing was changed: the table sets it aside when it next starts).")
+        assert sorted(p.name for p in state.iterdir()) == [FILENAME]
+    finally:
+        unmount(mount)

@@ -9,6 +9,7 @@ the table itself (as `sim` and `run` start it), `run --emulated` with its system
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -32,7 +33,6 @@ RESULT = {
 }
 
 
-
 def game_row(game: int, column: str, value: str) -> tuple[int, str, str]:
     return game, f"UPDATE games SET {column} = {value} WHERE id = {game}", ""
 
@@ -54,7 +54,7 @@ DAMAGE = {
         ("line not text", line_row(2, "X'00ff'"), "line 1 is not text"),
         (
             "line no longer replays",
-            line_row(2, "'{\"player\": 1, \"action\": \"pass\"}'"),
+            line_row(2, '\'{"player": 1, "action": "pass"}\''),
             "no longer replays",
         ),
         ("start time not a time", game_row(2, "started", "'noon'"), "'noon' is not a time"),
@@ -67,7 +67,7 @@ DAMAGE = {
         ),
         (
             "result winners malformed",
-            game_row(1, "result", "'{\"winners\": \"A\"}'"),
+            game_row(1, "result", '\'{"winners": "A"}\''),
             "winners are not names",
         ),
         ("finish time not a time", game_row(1, "finished", "'soon'"), "'soon' is not a time"),
@@ -214,3 +214,89 @@ def test_sim_starts_on_a_journal_with_an_unreadable_game(tmp_path):
     assert opened.startswith("arcana-table sim: open http://")
     assert err.startswith(f"arcana-table sim: game {game} cannot be read: its line 1 is not JSON")
     assert "Traceback" not in err
+
+
+GOOD_ROW = (7, "res-arcana", '{"players": ["A", "B"]}', 1000.0, 2000, None)
+
+
+def row(**changed) -> tuple:
+    names = ("id", "game", "setup", "started", "finished", "result")
+    fields = dict(zip(names, GOOD_ROW, strict=True))
+    return tuple({**fields, **changed}.values())
+
+
+@pytest.mark.parametrize(
+    ("bad", "reason"),
+    [
+        (row(game=None), "its game name is missing"),
+        (row(game=""), "its game name is missing"),
+        (row(setup=None), "its setup is not text"),
+        (row(setup="[1]"), "its setup is not a JSON object"),
+        (row(started=True), "its start time True is not a time"),
+        (row(started="noon"), "its start time 'noon' is not a time"),
+        (row(started=float("nan")), "its start time nan is not a time"),
+        (row(started=1e300), "its start time 1e+300 is out of range"),
+        (row(finished=float("inf")), "its finish time inf is not a time"),
+        (row(result="7"), "its result is not a JSON object"),
+        (row(result='{"abandoned": 3}'), "its result's abandoned reason is not text"),
+        (row(result='{"players": 5}'), "its result's players are not names with points"),
+        (row(result='{"players": [5]}'), "its result's players are not names with points"),
+        (
+            row(result='{"players": [{"name": 1, "vp": 2}]}'),
+            "its result's players are not names with points",
+        ),
+        (
+            row(result='{"players": [{"name": "A", "vp": "2"}]}'),
+            "its result's players are not names with points",
+        ),
+        (
+            row(result='{"players": [{"name": "A", "vp": true}]}'),
+            "its result's players are not names with points",
+        ),
+        (row(result='{"winners": "A"}'), "its result's winners are not names"),
+        (row(result='{"winners": [1]}'), "its result's winners are not names"),
+        (row(result='{"round": "3"}'), "its result's round is not a number"),
+        (row(result='{"round": false}'), "its result's round is not a number"),
+    ],
+)
+def test_each_bad_field_of_a_game_row_is_named_with_its_game(bad, reason):
+    from firmware.journal_rows import UnreadableGame, read_game
+
+    with pytest.raises(UnreadableGame) as caught:
+        read_game(bad)
+    assert (caught.value.game, caught.value.reason) == (7, reason)
+    assert str(caught.value) == f"game 7 cannot be read: {reason}"
+
+
+def test_a_game_row_that_reads_is_every_field_as_history_lists_it():
+    from firmware.journal_rows import GameEntry, read_game
+
+    assert read_game(GOOD_ROW) == GameEntry(7, "res-arcana", 1000.0, 2000.0, None)
+    running = read_game(row(finished=None, started=5))
+    assert running == GameEntry(7, "res-arcana", 5.0, None, None)
+    assert isinstance(running.started, float)
+    abandoned = {"abandoned": "left at round 2", "players": 5}  # only the reason is read
+    entry = read_game(row(result=json.dumps(abandoned)))
+    assert entry.result == abandoned
+    assert read_game(row(result="{}")).result == {}  # no players, no winners: an empty ranking
+    ranked = {"players": [{"name": "A", "vp": 2.5}], "winners": ["A"], "round": 4}
+    assert read_game(row(result=json.dumps(ranked))).result == ranked
+
+
+def test_a_stored_object_that_is_not_json_says_why_and_which_part():
+    from firmware.journal_rows import UnreadableGame, read_object
+
+    with pytest.raises(UnreadableGame) as caught:
+        read_object(3, '{"a":', "line 12")
+    assert caught.value.game == 3
+    assert caught.value.reason.startswith("its line 12 is not JSON (Expecting value")
+    with pytest.raises(UnreadableGame, match=r"^game 3 cannot be read: its line 2 is not JSON \("):
+        read_object(3, "[" * 100_000 + "]" * 100_000, "line 2")  # too deep for json
+    assert read_object(3, '{"a": 1}', "setup") == {"a": 1}
+
+
+def test_a_game_the_engine_does_not_play_is_named():
+    from firmware.journal_rows import known_game
+
+    assert known_game("res-arcana") is None and known_game("arcana") is None
+    assert known_game("chess") == "this table does not play 'chess'"
