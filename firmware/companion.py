@@ -33,6 +33,7 @@ from firmware.controllers.base import (
     Reply,
 )
 from firmware.drawing import SINGLE, Display, Drawing, Notice, NoticeKind, SinglePad
+from firmware.errors import FirmwareError
 from firmware.events import Crowded, Device, Event, Fault, Press, Recovered, Tap, Tick, Trouble
 from firmware.journal import Journal, JournalError
 from firmware.language import refusal, using
@@ -42,6 +43,10 @@ from firmware.registry import Registry
 log = logging.getLogger(__name__)
 
 NOTICE_SECONDS = 3.0
+
+
+class NoRedo(FirmwareError):
+    """The undone line no longer replays on the game as it stands: it stays undone."""
 
 
 class Buzzer(Protocol):
@@ -308,7 +313,11 @@ class Companion:
         taken: list[dict[str, Any] | None] = []
         game_id = self.game_id
         write = self._redo if redo else lambda: self.journal.undo(game_id)
-        if not self._journalled(lambda: taken.append(write())):
+        try:
+            if not self._journalled(lambda: taken.append(write())):
+                return
+        except NoRedo:  # the journal holds a line that no longer replays: left undone
+            self._refuse(tr("notice.cannot_redo"), self.status_role)
             return
         line = taken[-1]
         if line is None:
@@ -320,19 +329,22 @@ class Companion:
         self._notify(self.status_role, "redone" if redo else "undone", said)
 
     def _redo(self) -> dict[str, Any] | None:
-        """Put back the undone line; if it ends the game, finish it in the same write."""
+        """Put back the undone line; if it ends the game, finish it in the same write. A line
+        that no longer replays here (the journal edited by hand) is not put back (NoRedo):
+        the journal and the screens would part."""
         assert self.rules is not None and self.game_id is not None
         line = self.journal.next_redo(self.game_id)
         if line is None:
             return None
-        result = None
         try:
             outcome = self.rules.apply(self.controller.state, self.rules.decode_action(line))
-        except RecordError:
-            outcome = None  # _open_game says why once the line is back
-        applied = outcome is not None and not isinstance(outcome, Rejection)
-        if applied and self.rules.is_terminal(outcome.state):
-            result = self.rules.result(outcome.state)
+        except RecordError as err:
+            log.warning("redo refused: the undone line does not decode: %s", err)
+            raise NoRedo from None
+        if isinstance(outcome, Rejection):
+            log.warning("redo refused: the undone line is refused: %s", outcome.message)
+            raise NoRedo
+        result = self.rules.result(outcome.state) if self.rules.is_terminal(outcome.state) else None
         return self.journal.redo(self.game_id, result)
 
     # -- feedback -------------------------------------------------------------------------

@@ -125,6 +125,42 @@ def test_undo_and_redo_say_what_they_took_back(tmp_path):
         assert same(top.screens()["status"], render(RefusalScreen("Nothing to undo")))
 
 
+@pytest.mark.parametrize(
+    "edited",
+    ['{"player": 0, "action": ["no such"]}', '{"player": OTHER, "action": "pass"}'],
+    ids=["does not decode", "refused here"],
+)
+def test_a_redo_of_a_line_that_no_longer_replays_is_refused_and_leaves_it_undone(tmp_path, edited):
+    """The undone line edited by hand: redo refuses it on the status screen, the journal and
+    the position stay as they were, and the game resumes after a restart."""
+    from firmware.controllers.resarcana import Bot
+
+    with EmulatedTable(tmp_path, GameShelf()) as top:
+        bot = Bot(2, 2)
+        for step in bot.setup_steps():
+            top.perform(step)
+        for step in bot.next_steps(top.companion.controller.state):
+            top.perform(step)
+        game = top.companion.game_id
+        (played,) = top.journal.lines(game)
+        other = str(1 - played["player"])  # a pass by the player whose turn it is not
+        top.press("undo")
+        before = top.companion.controller.state
+        top.journal._db.execute(
+            "UPDATE lines SET line = ? WHERE game = ? AND undone = 1",
+            (edited.replace("OTHER", other), game),
+        )
+        top.press("undo", held=True)
+        assert same(top.screens()["status"], render(RefusalScreen("Cannot redo that move")))
+        assert top.journal.lines(game) == []
+        assert top.companion.controller.state == before
+        assert top.companion.game_id == game
+    with EmulatedTable(tmp_path, GameShelf()) as again:
+        assert again.companion.game_id == game
+        assert again.companion.set_asides == []
+        assert again.companion.controller.state == before
+
+
 def test_describe_names_the_card_and_the_stake():
     games = GameShelf()
     line = {"player": 0, "action": "agent", "card": "blades_agent_3", "stake": 2}
