@@ -207,7 +207,7 @@ INK_CHECKED_IN_PERSIAN = {
 
 def test_every_screen_type_is_ink_checked_in_persian_or_listed_as_not_yet():
     names = {kind.__name__ for kind in RENDERERS}
-    assert INK_CHECKED_IN_PERSIAN | NOT_YET_INK_CHECKED_IN_PERSIAN == names
+    assert names == INK_CHECKED_IN_PERSIAN | NOT_YET_INK_CHECKED_IN_PERSIAN
     assert not INK_CHECKED_IN_PERSIAN & NOT_YET_INK_CHECKED_IN_PERSIAN
 
 
