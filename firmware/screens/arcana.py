@@ -243,7 +243,7 @@ def render_struggle(screen: StruggleScreen, size: Size = FULL) -> Image.Image:
             canvas.text(0, 39, line, align="center")
         result_bar(canvas, outcome)
     else:
-        columns(canvas, entries, top=4 if two_bands else 13, big=False)
+        columns(canvas, entries, top=4 if two_bands else 13, big=False, rtl_band=True)
         tied = tr("struggle.tie_break_suffix", outcome=outcome)
         if screen.tie_break and font("small").width(tied) <= canvas.width - 2:
             outcome = tied
@@ -328,7 +328,7 @@ def render_round_results(screen: RoundResultsScreen, size: Size = FULL) -> Image
         canvas.text(0, 45, unwon, align="center")
         canvas.text(0, above(tr("results.go_on"), 56, 63), tr("results.go_on"), align="center")
     elif is_rtl(title):  # Persian 128x32: the wins in rows 0-15, then round and unwon
-        columns(canvas, entries, top=4, big=False)
+        columns(canvas, entries, top=4, big=False, rtl_band=True)
         line = f"{title} · {unwon}"
         if font("small").width(line) > canvas.width:
             line = unwon

@@ -50,11 +50,19 @@ def fits_ink(text: str, first: int, last: int, face: str = "small") -> bool:
     return bottom - top <= last - first
 
 
-def columns(canvas: Canvas, entries: Sequence[tuple[str, int, bool]], top: int, big: bool) -> None:
+def columns(
+    canvas: Canvas,
+    entries: Sequence[tuple[str, int, bool]],
+    top: int,
+    big: bool,
+    rtl_band: bool = False,
+) -> None:
     """One column per (label, number, highlighted) entry, side by side over the full width.
 
     big: label above a medium-size number (on 128x64); else "label number" in one small line
     ("number label" for a right-to-left label). Highlighted numbers are drawn inverted.
+    rtl_band: a mirrored small line's box takes rows top - 4 to top + 11, a Persian label's
+    dots and tails inside (the 128x32 two-band layouts pass top=4: rows 0-15).
     """
     if not entries:
         return
@@ -80,7 +88,7 @@ def columns(canvas: Canvas, entries: Sequence[tuple[str, int, bool]], top: int, 
             )
         else:
             fill = PAPER if highlighted else INK
-            if highlighted and mirrored:  # Persian dots and tails: rows top - 4 to top + 11
+            if highlighted and mirrored and rtl_band:
                 canvas.box(x, top - 4, x + width - 2, top + 11)
             elif highlighted:
                 canvas.box(x, top - 2, x + width - 2, top + 8)

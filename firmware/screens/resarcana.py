@@ -301,7 +301,7 @@ def render_victory_check(screen: VictoryCheckScreen, size: Size = FULL) -> Image
         columns(canvas, entries, top=14, big=True)
     else:
         # a Persian name's box takes rows 0-15 (its dots and tails), the bar the rest
-        columns(canvas, entries, top=4 if is_rtl(outcome) else 3, big=False)
+        columns(canvas, entries, top=4 if is_rtl(outcome) else 3, big=False, rtl_band=True)
         if not screen.winners:
             outcome = tr("res.play_on_round", round=screen.round)
     result_bar(canvas, outcome)
