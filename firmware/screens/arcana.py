@@ -281,6 +281,9 @@ def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image
     """Round, whose turn, cards left in each hand, and a prompt (or an alert, inverted)."""
     canvas = Canvas(size)
     hands = [(hand.label, hand.cards, hand.label == screen.turn) for hand in screen.hands]
+    if current().direction == "rtl" and not screen.alert:
+        _arcana_status_rtl(canvas, screen, hands)
+        return canvas.image
     if canvas.tall:
         heading(canvas, 1, tr("status.round", round=screen.round))
         if screen.turn:
@@ -314,6 +317,30 @@ def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image
     if screen.prompt:
         canvas.text(0, bottom, screen.prompt, align="center")
     return canvas.image
+
+
+def _arcana_status_rtl(canvas: Canvas, screen: ArcanaStatusScreen, hands: list) -> None:
+    """Persian, each text placed by its ink. 128x64: the round (right) and "in hand" (left)
+    on the first rows, whose turn in the small font, the hands' columns, the prompt in rows
+    51-63. 128x32: two bands of 16 rows: the hands (whose turn it is inverted) over the
+    prompt, or over whose turn it is when there is no prompt (the round is left out)."""
+    last = canvas.height - 1
+    if canvas.tall:
+        heading(canvas, 1, tr("status.round", round=screen.round))
+        in_hand = tr("status.in_hand")
+        canvas.text(0, max(1, -font("small").ink_rows(in_hand)[0]), in_hand)
+        if screen.turn:
+            turn = to_play(screen.turn, "small", canvas.width - 11) or ""
+            canvas.icon("turn", 0, 13)
+            canvas.text(11, by_ink(turn, 12, 24), turn, width=canvas.width - 11)
+        columns(canvas, hands, top=28, big=True)
+        if screen.prompt:
+            canvas.text(0, by_ink(screen.prompt, 52, last), screen.prompt, align="center")
+        return
+    columns(canvas, hands, top=4, big=False, rtl_band=True)
+    line = screen.prompt or (to_play(screen.turn, "small", canvas.width) if screen.turn else "")
+    if line:
+        canvas.text(0, by_ink(line, 16, last), line, align="center")
 
 
 def render_round_results(screen: RoundResultsScreen, size: Size = FULL) -> Image.Image:
