@@ -33,7 +33,6 @@ class EnrollController(Controller):
         self.queue = [card for card in cards if card not in bound]
         self.asking: tuple[str, str] | None = None  # (uid, card it is bound to)
         self.binding: tuple[str, str] | None = None  # (uid, card) until the journal has it
-        self.done = 0
 
     def raw_tap(self, pad: str, uid: str, written_id: str | None) -> Reply:
         if not self.queue:
@@ -67,7 +66,6 @@ class EnrollController(Controller):
             uid, card = self.binding
             self.queue.remove(card)
             self.bindings[uid] = card
-            self.done += 1
             self.binding = None
 
     def reset_prompt(self) -> None:

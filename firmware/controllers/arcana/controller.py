@@ -177,8 +177,7 @@ class ArcanaController(Controller):
             if effect == "swap_stakes":
                 return Refuse(tr("table.swap_needs_two"), pad)
             return Refuse(tr("table.nothing_to_move"), pad)
-        self.location = LocationPrompt(player, card, effect)
-        self.discarding = False
+        self.location = LocationPrompt(player, card, effect)  # never while discarding: `tap`
         return Ask()
 
     def _location_step(

@@ -59,10 +59,7 @@ class ResArcanaSeating(Controller):
             return Ask()
         if len(self.mages) < MIN_SEATS:
             return Refuse(tr("res.at_least", n=MIN_SEATS), self.status_role)
-        empty = next(seat for seat in range(len(self.pads) + 1) if seat not in self.mages)
-        if empty < len(self.mages):
-            return Refuse(tr("res.fill_in_order", n=empty + 1), self.status_role)
-        return self._begin()
+        return self._begin()  # the seats taken are 1..n: `tap` refuses a gap
 
     def _begin(self) -> Begin:
         mages = [self.mages[seat] for seat in range(len(self.mages))]

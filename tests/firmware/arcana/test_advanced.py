@@ -90,3 +90,37 @@ def test_select_keeps_it_and_going_on_needs_no_answer(advanced):
     advanced.tap("stake-0", "m_agent_05")
     assert advanced.state.under_base[1] == ()
     assert "m_agent_01" in advanced.state.possession[1]
+
+
+def test_a_card_kept_out_of_the_base_is_not_asked_about_again_while_it_may_still_go(advanced):
+    bribe_to_win(advanced)
+    advanced.top.press("select")  # no: Ferrymen keep it
+    advanced.tap("stake-0", "m_agent_05")  # the next card: it may still go under the base
+    assert "m_agent_01" in advanced.state.stashable[1]
+    hands = (HandCount("Blades", 2), HandCount("Ferrymen", 2))
+    assert advanced.shows("status", ArcanaStatusScreen(1, "Blades", hands, "Tap a card to play"))
+
+
+def test_a_militia_of_the_second_player_is_theirs(advanced):
+    advanced.tap("stake-0", "blades_agent_5")
+    advanced.top.press("select")
+    advanced.tap("stake-4", "ferrymen_relic")  # Ferrymen discard: their militia comes
+    line = advanced.tap("stake-1", "militia_2")
+    assert line == {"player": 1, "action": "militia", "card": "militia_2", "stake": 1}
+
+
+def test_a_power_cut_during_the_under_the_base_question_asks_it_again(tmp_path):
+    from firmware.games import GameShelf
+    from firmware.tabletop import EmulatedTable
+    from tests.firmware.arcana.conftest import ArcanaController
+
+    with EmulatedTable(tmp_path, GameShelf()) as top:
+        table = ArcanaController(top)
+        table.seat(variant="advanced")
+        bribe_to_win(table)
+        assert table.shows("status", QUESTION)
+    with EmulatedTable(tmp_path, GameShelf()) as top:  # the table comes back
+        table = ArcanaController(top)
+        assert table.shows("status", QUESTION)
+        line = table.tap_button("ok")
+        assert line == {"player": 1, "action": "stash", "card": "m_agent_01"}

@@ -107,3 +107,16 @@ def test_a_whole_game_plays_on_the_profiles_seats(tmp_path):
             assert same(screens[role], render(final)), role
     taps = {s.target for s in steps if s.kind == "tap"}
     assert taps == set(SEATS)  # every seat played on its own pad, stake-2 never
+
+
+def test_a_game_with_more_players_than_this_tables_seats_is_set_aside_with_why(tmp_path):
+    from firmware.controllers.resarcana.seating import seating_record
+    from firmware.journal import Journal
+
+    with Journal.open(tmp_path) as journal:
+        journal.start("res-arcana", seating_record(["fire_mage", "shadow_priest", "forest_healer"]))
+    games = GameShelf(seats=("stake-0", "stake-1"))  # a profile naming two seats only
+    with EmulatedTable(tmp_path, games) as top:
+        why = "game 1 cannot be read: ValueError: this table has 2 seats; 3 players need one each"
+        assert same(top.screens()["status"], render(RefusalScreen(f"{why}; set aside.")))
+        assert top.companion.game_id is None  # the game choice instead
