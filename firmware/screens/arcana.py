@@ -15,6 +15,7 @@ from firmware.screens.general import message
 from firmware.screens.layout import (
     above,
     alert_block,
+    by_ink,
     columns,
     heading,
     result_bar,
@@ -44,11 +45,86 @@ def render_stake(screen: StakeScreen, size: Size = FULL) -> Image.Image:
     strength there, with "+N" and a card back for face-down agents.
     """
     canvas = Canvas(size)
+    rtl = current().direction == "rtl"
     if canvas.tall:
-        _stake_tall(canvas, screen)
+        (_stake_tall_rtl if rtl else _stake_tall)(canvas, screen)
     else:
-        _stake_short(canvas, screen)
+        (_stake_short_rtl if rtl else _stake_short)(canvas, screen)
     return canvas.image
+
+
+RTL_BOX = (4, 11)  # a Persian label's box: rows y - 4 to y + 11, its dots and tails inside
+
+
+def _stake_tall_rtl(canvas: Canvas, screen: StakeScreen) -> None:
+    """128x64 Persian: the title drawn by its ink from row 0, the rule under it; the
+    guilds in rows of 16 (their boxes hold a Persian label's ink), four of them in two
+    columns of two."""
+    small = font("small")
+    title = [screen.card, screen.stake] if screen.stake else [screen.card]
+    inks = [small.ink_rows(t) for t in title]
+    y = max(2, *(-top for top, _ in inks))
+    rule = max(12, y + max(bottom for _, bottom in inks) + 1)
+    name_width = canvas.width
+    if screen.stake:
+        room = canvas.width - min(small.width(screen.card), canvas.width - 20) - 6
+        label = short_form(screen.stake, "small", room)
+        label_width = min(small.width(label), room)
+        name_width = canvas.width - label_width - 6
+        canvas.text(name_width + 6, y, label, width=label_width)
+    canvas.text(0, y, screen.card, width=name_width)
+    canvas.hline(rule)
+    canvas.icon(screen.arcanum.value, 9, rule + 2, scale=2)
+    threshold = str(screen.threshold)
+    digits_y = min(rule + 29, canvas.height - 1 - font("digits").ink_rows(threshold)[1])
+    canvas.text(0, digits_y, threshold, font="digits", width=44, align="center")
+    canvas.vline(45, rule + 2, canvas.height - 1)
+    if not screen.guilds:
+        canvas.text(
+            48,
+            by_ink(tr("stake.no_agents"), rule + 2, 63),
+            tr("stake.no_agents"),
+            width=80,
+            align="center",
+        )
+        return
+    guilds = screen.guilds[:4]
+    cells = 2 if len(guilds) > 3 else 1
+    rows = (len(guilds) + cells - 1) // cells
+    first = rule + 2 + (canvas.height - rule - 2 - 16 * rows) // 2
+    width = 80 // cells
+    for index, guild in enumerate(guilds):
+        x = 48 + (index % cells) * width
+        y = first + (index // cells) * 16 + RTL_BOX[0]
+        _guild_entry(canvas, x, y, width - 2, guild, "small", box=RTL_BOX)
+
+
+def _stake_short_rtl(canvas: Canvas, screen: StakeScreen) -> None:
+    """128x32 Persian: bands of 16 rows (a Persian label's ink is up to 14). Up to two
+    guilds: the threshold and card in the first band, the guilds in the second; three or
+    four: the arcanum and threshold in a left column, the guilds in two bands of two (the
+    card's name was on the screen when it was tapped)."""
+    guilds = screen.guilds[:4]
+    number = str(screen.threshold)
+    bands = [16]
+    if len(guilds) <= 2:
+        face = "medium"
+        if font("medium").width(number) + 4 + font("small").width(screen.card) > canvas.width:
+            face = "small"
+        right = canvas.text(0, by_ink(number, 0, 15, face), number, font=face, width=24)
+        canvas.text(right + 4, by_ink(screen.card, 0, 15), screen.card)
+        canvas.icon(screen.arcanum.value, 0, 18)
+    else:
+        canvas.icon(screen.arcanum.value, 0, 1)
+        canvas.text(0, by_ink(number, 16, 31), number, width=12, align="center")
+        bands = [0, 16]
+    for index, guild in enumerate(guilds):
+        x = 14 + (index % 2) * 58
+        y = bands[index // 2] + RTL_BOX[0]
+        _guild_entry(canvas, x, y, 56, guild, "small", box=RTL_BOX)
+    if not guilds:
+        text = tr("stake.no_agents")
+        canvas.text(14, by_ink(text, 16, 31), text, width=canvas.width - 14, align="center")
 
 
 def _stake_tall(canvas: Canvas, screen: StakeScreen) -> None:
@@ -151,9 +227,14 @@ def render_struggle(screen: StruggleScreen, size: Size = FULL) -> Image.Image:
     the threshold moves the threshold to the line under the strengths (on 128x64).
     """
     canvas = Canvas(size)
-    titled = title_row(canvas, screen.arcanum.value, str(screen.threshold), screen.card)
-    entries = [(s.label, s.value, s.value >= screen.threshold) for s in screen.strengths]
     outcome = tr("struggle.wins", name=screen.winner) if screen.winner else tr("struggle.no_winner")
+    # Persian at 128x32: two bands of 16 rows, the strengths over the outcome (the card and
+    # its threshold were on the stake's screen): a title row would leave their dots no room
+    two_bands = not canvas.tall and is_rtl(outcome)
+    titled = two_bands or title_row(
+        canvas, screen.arcanum.value, str(screen.threshold), screen.card
+    )
+    entries = [(s.label, s.value, s.value >= screen.threshold) for s in screen.strengths]
     if canvas.tall:
         columns(canvas, entries, top=14, big=True)
         needs = "" if titled else tr("struggle.needs", threshold=screen.threshold)
@@ -162,7 +243,7 @@ def render_struggle(screen: StruggleScreen, size: Size = FULL) -> Image.Image:
             canvas.text(0, 39, line, align="center")
         result_bar(canvas, outcome)
     else:
-        columns(canvas, entries, top=13, big=False)
+        columns(canvas, entries, top=4 if two_bands else 13, big=False, rtl_band=True)
         tied = tr("struggle.tie_break_suffix", outcome=outcome)
         if screen.tie_break and font("small").width(tied) <= canvas.width - 2:
             outcome = tied
@@ -173,9 +254,17 @@ def render_struggle(screen: StruggleScreen, size: Size = FULL) -> Image.Image:
 def render_bribe(screen: BribeScreen, size: Size = FULL) -> Image.Image:
     """The bribe value against the market agent's financial value, and what happened."""
     canvas = Canvas(size)
-    title_row(canvas, "financial", "", screen.card)
     sign = "≥" if screen.succeeded else "<"
     outcome = tr("bribe.bribes", name=screen.briber) if screen.succeeded else tr("bribe.fails")
+    if not canvas.tall and is_rtl(outcome):
+        # Persian at 128x32: the values and the briber in rows 0-15, the outcome's bar
+        # below (see render_struggle); the briber's name stands right, where reading starts
+        line = f"{screen.value} {sign} {screen.needed}"
+        canvas.text(1, by_ink(line, 0, 15, "medium"), line, font="medium", width=60)
+        canvas.text(62, by_ink(screen.briber, 0, 15), screen.briber, align="right", width=66)
+        result_bar(canvas, outcome)
+        return canvas.image
+    title_row(canvas, "financial", "", screen.card)
     if canvas.tall:
         canvas.text(0, 16, str(screen.value), font="digits", width=50, align="center")
         canvas.text(50, 22, sign, font="medium", width=28, align="center")
@@ -192,6 +281,9 @@ def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image
     """Round, whose turn, cards left in each hand, and a prompt (or an alert, inverted)."""
     canvas = Canvas(size)
     hands = [(hand.label, hand.cards, hand.label == screen.turn) for hand in screen.hands]
+    if current().direction == "rtl" and not screen.alert:
+        _arcana_status_rtl(canvas, screen, hands)
+        return canvas.image
     if canvas.tall:
         heading(canvas, 1, tr("status.round", round=screen.round))
         if screen.turn:
@@ -227,6 +319,30 @@ def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image
     return canvas.image
 
 
+def _arcana_status_rtl(canvas: Canvas, screen: ArcanaStatusScreen, hands: list) -> None:
+    """Persian, each text placed by its ink. 128x64: the round (right) and "in hand" (left)
+    on the first rows, whose turn in the small font, the hands' columns, the prompt in rows
+    51-63. 128x32: two bands of 16 rows: the hands (whose turn it is inverted) over the
+    prompt, or over whose turn it is when there is no prompt (the round is left out)."""
+    last = canvas.height - 1
+    if canvas.tall:
+        heading(canvas, 1, tr("status.round", round=screen.round))
+        in_hand = tr("status.in_hand")
+        canvas.text(0, max(1, -font("small").ink_rows(in_hand)[0]), in_hand)
+        if screen.turn:
+            turn = to_play(screen.turn, "small", canvas.width - 11) or ""
+            canvas.icon("turn", 0, 13)
+            canvas.text(11, by_ink(turn, 12, 24), turn, width=canvas.width - 11)
+        columns(canvas, hands, top=28, big=True)
+        if screen.prompt:
+            canvas.text(0, by_ink(screen.prompt, 52, last), screen.prompt, align="center")
+        return
+    columns(canvas, hands, top=4, big=False, rtl_band=True)
+    line = screen.prompt or (to_play(screen.turn, "small", canvas.width) if screen.turn else "")
+    if line:
+        canvas.text(0, by_ink(line, 16, last), line, align="center")
+
+
 def render_round_results(screen: RoundResultsScreen, size: Size = FULL) -> Image.Image:
     """Stakes won this round, one column per player, and how many stakes nobody won."""
     canvas = Canvas(size)
@@ -238,6 +354,12 @@ def render_round_results(screen: RoundResultsScreen, size: Size = FULL) -> Image
         columns(canvas, entries, top=16, big=True)
         canvas.text(0, 45, unwon, align="center")
         canvas.text(0, above(tr("results.go_on"), 56, 63), tr("results.go_on"), align="center")
+    elif is_rtl(title):  # Persian 128x32: the wins in rows 0-15, then round and unwon
+        columns(canvas, entries, top=4, big=False, rtl_band=True)
+        line = f"{title} · {unwon}"
+        if font("small").width(line) > canvas.width:
+            line = unwon
+        canvas.text(0, by_ink(line, 16, canvas.height - 1), line, align="center")
     else:
         heading(canvas, 1, title)
         columns(canvas, entries, top=13, big=False)

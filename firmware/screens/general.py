@@ -19,7 +19,7 @@ from firmware.screens.models import (
     UndoScreen,
     UnknownCardScreen,
 )
-from firmware.screens.shaping import is_rtl
+from firmware.screens.shaping import RLM, is_rtl
 
 Size = tuple[int, int]
 FULL: Size = (128, 64)
@@ -40,25 +40,47 @@ def message(size: Size, icon: str, title: str, text: str) -> Image.Image:
     """
     canvas = Canvas(size)
     top = 0
-    if title and canvas.tall:
+    if title and canvas.tall and is_rtl(title):  # the bar as tall as the title's ink + 2
+        first, last = font("small").ink_rows(title)
+        bar = max(12, last - first + 3)
+        canvas.box(0, 0, canvas.width - 1, bar - 1)
+        y = 1 + (bar - 2 - (last - first + 1)) // 2 - first
+        canvas.text(1, y, title, width=canvas.width - 2, align="center", fill=PAPER)
+        top = bar + 1
+    elif title and canvas.tall:
         canvas.box(0, 0, canvas.width - 1, 11)
         canvas.text(1, 2, title, width=canvas.width - 2, align="center", fill=PAPER)
         top = 13
-    elif title:  # no room for a title bar: the title leads the text
-        text = f"{title} {text}" if title.endswith("?") else f"{title}: {text}"
+    texts = [text]
+    if title and not canvas.tall:  # no room for a title bar: the title leads the text
+        # a Persian text stays a right-to-left paragraph behind a Latin title ("Res Arcana")
+        lead = RLM if is_rtl(text) and not is_rtl(title) else ""
+        led = f"{lead}{title} {text}" if title.endswith("?") else f"{lead}{title}: {text}"
+        # Persian lines are taller: when the title leaves the text no room, it goes
+        texts = [led, text] if is_rtl(text) else [led]
     body = canvas.height - top
     # the icon as large as the text leaves room for: big, small, or none at all
     scales = ((2, 1) if body >= 34 else (1,)) if icon else ()
     lines: list[str] = []
     face, x = "small", 0
-    for scale in (*scales, 0):
-        x = 16 * scale + 4 if scale else 0
-        lines, face, whole = _fit_lines(text, canvas.width - x, body)
+    for text in texts:
+        for scale in (*scales, 0):
+            x = 16 * scale + 4 if scale else 0
+            lines, face, whole = _fit_lines(text, canvas.width - x, body)
+            if whole:
+                break
         if whole:
             break
     if scale:
         side = 16 * scale
         canvas.icon(icon, 0, top + (body - side) // 2, scale=scale)
+    if is_rtl(text):  # Persian lines stacked by their ink, a blank row between them
+        inks = [font(face).ink_rows(line) for line in lines]
+        y = top + (body - _stacked(lines, face)) // 2
+        for line, (first, last) in zip(lines, inks, strict=True):
+            canvas.text(x, y - first, line, font=face, width=canvas.width - x)
+            y += last - first + 2
+        return canvas.image
     pitch = _pitch(text)[face] if canvas.tall else _pitch(text)[face] - 1
     caps = 10 if face == "medium" else 7
     block = pitch * (len(lines) - 1) + caps
@@ -71,13 +93,26 @@ def message(size: Size, icon: str, title: str, text: str) -> Image.Image:
 def _fit_lines(text: str, width: int, height: int) -> tuple[list[str], str, bool]:
     """The lines and font for the text in the box, and whether it fits whole (in the medium
     font, else the small one: at most three lines of medium, four of small)."""
+    rtl = is_rtl(text)
     for face in ("medium", "small"):
         most = MAX_LINES if face == "medium" else MAX_LINES + 1
         room = min(most, max(1, (height - 2) // (_pitch(text)[face] - 1)))
         lines = font(face).wrap(text, width, 99)
-        if len(lines) <= room:
+        if rtl and len(lines) <= most and _stacked(lines, face) <= height:
             return lines, face, True
+        if not rtl and len(lines) <= room:
+            return lines, face, True
+    if rtl:  # as many lines as their ink leaves room for
+        room = 1
+        while room < len(lines) and _stacked(lines[: room + 1], "small") <= height:
+            room += 1
     return font("small").wrap(text, width, room), "small", False
+
+
+def _stacked(lines: list[str], face: str) -> int:
+    """Rows the lines' ink takes stacked with a blank row between them (Persian)."""
+    inks = [font(face).ink_rows(line) for line in lines]
+    return sum(last - first + 1 for first, last in inks) + len(lines) - 1
 
 
 def render_prompt(screen: PromptScreen, size: Size = FULL) -> Image.Image:

@@ -31,15 +31,38 @@ def above(text: str, y: int, last: int, face: str = "small") -> int:
 
 def heading(canvas: Canvas, y: int, text: str, face: str = "small") -> int:
     """A line of text across the whole width without a box: from the left edge, or (right to
-    left, Persian) against the right edge, where its reading starts."""
+    left, Persian) against the right edge, where its reading starts. A Persian line is drawn
+    lower when its dots reach above row 0 (its ink then starts on the first row)."""
+    if is_rtl(text):
+        y = max(y, -font(face).ink_rows(text)[0])
     return canvas.text(0, y, text, font=face, width=canvas.width)
 
 
-def columns(canvas: Canvas, entries: Sequence[tuple[str, int, bool]], top: int, big: bool) -> None:
+def by_ink(text: str, first: int, last: int, face: str = "small") -> int:
+    """The y that centres the text's ink (dots, tails, descenders) in rows first to last."""
+    top, bottom = font(face).ink_rows(text)
+    return first + (last - first + 1 - (bottom - top + 1)) // 2 - top
+
+
+def fits_ink(text: str, first: int, last: int, face: str = "small") -> bool:
+    """Whether the text's ink is no taller than rows first to last."""
+    top, bottom = font(face).ink_rows(text)
+    return bottom - top <= last - first
+
+
+def columns(
+    canvas: Canvas,
+    entries: Sequence[tuple[str, int, bool]],
+    top: int,
+    big: bool,
+    rtl_band: bool = False,
+) -> None:
     """One column per (label, number, highlighted) entry, side by side over the full width.
 
     big: label above a medium-size number (on 128x64); else "label number" in one small line
     ("number label" for a right-to-left label). Highlighted numbers are drawn inverted.
+    rtl_band: a mirrored small line's box takes rows top - 4 to top + 11, a Persian label's
+    dots and tails inside (the 128x32 two-band layouts pass top=4: rows 0-15).
     """
     if not entries:
         return
@@ -65,7 +88,9 @@ def columns(canvas: Canvas, entries: Sequence[tuple[str, int, bool]], top: int, 
             )
         else:
             fill = PAPER if highlighted else INK
-            if highlighted:
+            if highlighted and mirrored and rtl_band:
+                canvas.box(x, top - 4, x + width - 2, top + 11)
+            elif highlighted:
                 canvas.box(x, top - 2, x + width - 2, top + 8)
             number_width = font("small").width(str(number))
             if is_rtl(label):  # mirrored: the number on the left, the name on the right
@@ -80,8 +105,24 @@ def columns(canvas: Canvas, entries: Sequence[tuple[str, int, bool]], top: int, 
                 canvas.text(x + 1, top, label, width=width - number_width - 4, fill=fill)
 
 
+RTL_SHORT_BAR = 16  # 128x32: a Persian result bar's first row (its ink up to 15 rows)
+
+
 def result_bar(canvas: Canvas, text: str) -> None:
-    """An inverted bar across the bottom with the outcome centred in it."""
+    """An inverted bar across the bottom with the outcome centred in it. A Persian outcome
+    is placed by its ink (dots and tails inside the bar); at 128x32 its bar is rows 16-31."""
+    if is_rtl(text):
+        last = canvas.height - 1
+        first = 48 if canvas.tall else RTL_SHORT_BAR
+        canvas.box(0, first, canvas.width - 1, last)
+        face = "medium" if canvas.tall else "small"
+        if canvas.tall and not (
+            font(face).width(text) <= canvas.width - 2 and fits_ink(text, first, last, face)
+        ):
+            face = "small"
+        y = by_ink(text, first, last, face)
+        canvas.text(1, y, text, font=face, width=canvas.width - 2, align="center", fill=PAPER)
+        return
     if canvas.tall:
         canvas.box(0, 48, canvas.width - 1, canvas.height - 1)
         if font("medium").width(text) <= canvas.width - 2:
@@ -91,10 +132,10 @@ def result_bar(canvas: Canvas, text: str) -> None:
         else:  # a long outcome in the small font, still whole
             canvas.text(1, 52, text, width=canvas.width - 2, align="center", fill=PAPER)
     else:
-        # Persian letters reach lower: keep their tails; a Latin descender stays on the
-        # panel, the bar a row taller for an ascender then (the d of "Round 3: play on")
-        y = 23 if is_rtl(text) else above(text, 24, canvas.height - 1)
-        top = 23 if is_rtl(text) else min(23, y + font("small").ink_rows(text)[0])
+        # a Latin descender stays on the panel, the bar a row taller for an ascender then
+        # (the d of "Round 3: play on")
+        y = above(text, 24, canvas.height - 1)
+        top = min(23, y + font("small").ink_rows(text)[0])
         canvas.box(0, top, canvas.width - 1, canvas.height - 1)
         canvas.text(1, y, text, width=canvas.width - 2, align="center", fill=PAPER)
 

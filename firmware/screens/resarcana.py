@@ -10,7 +10,16 @@ from firmware.language import current
 from firmware.language import text as tr
 from firmware.screens.canvas import PAPER, Canvas, font
 from firmware.screens.icons import icon
-from firmware.screens.layout import above, alert_block, columns, heading, result_bar, to_play
+from firmware.screens.layout import (
+    above,
+    alert_block,
+    by_ink,
+    columns,
+    fits_ink,
+    heading,
+    result_bar,
+    to_play,
+)
 from firmware.screens.models import (
     Essence,
     Essences,
@@ -20,7 +29,7 @@ from firmware.screens.models import (
     VictoryCheckScreen,
 )
 from firmware.screens.shaping import is_rtl
-from firmware.screens.short_forms import short_form
+from firmware.screens.short_forms import forms, short_form
 
 Size = tuple[int, int]
 FULL: Size = (128, 64)
@@ -29,10 +38,15 @@ MONUMENT_WIDTH = icon("monument").width
 
 
 def essence_row(
-    canvas: Canvas, essences: Essences, top: int, show: Callable[[int], str] = str
+    canvas: Canvas,
+    essences: Essences,
+    top: int,
+    show: Callable[[int], str] = str,
+    below: int | None = None,
 ) -> None:
     """The five essences side by side: icon above its count (count below in the small font
-    on 128x32 displays). `show` turns a count into its text (e.g. "+2" for production).
+    on 128x32 displays). `show` turns a count into its text (e.g. "+2" for production);
+    `below`: the count's rows under the icon's top (15 on 128x64, 13 on 128x32).
     """
     number_font = "medium" if canvas.tall else "small"
     for index, essence in enumerate(Essence):
@@ -42,8 +56,8 @@ def essence_row(
         # "+99" is wider than a cell in the medium font: such a count drops to the small one
         face = number_font if font(number_font).width(text) <= CELL else "small"
         lift = 0 if face == number_font or not canvas.tall else -2
-        below = 15 if canvas.tall else 13
-        canvas.text(x, top + below - lift, text, font=face, width=CELL, align="center")
+        under = below if below is not None else 15 if canvas.tall else 13
+        canvas.text(x, top + under - lift, text, font=face, width=CELL, align="center")
 
 
 def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
@@ -55,6 +69,10 @@ def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
         vp_x = canvas.width - font("digits").width(vp)
         canvas.text(vp_x, 0, vp, font="digits")
         canvas.text(vp_x - 17, 15, tr("score.vp"), width=17)
+        if is_rtl(screen.name) or is_rtl(status):  # Persian: names and status by their ink
+            _seat_tall_rtl(canvas, screen, status, vp_x)
+            essence_row(canvas, screen.essences, top=33)
+            return canvas.image
         canvas.text(0, 2, screen.name, font="medium", width=vp_x - 20)
         if screen.your_turn and not screen.passed:
             width = font("small").width(status) + 4
@@ -63,6 +81,8 @@ def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
         else:
             canvas.text(0, 19, status, width=vp_x - 20)
         essence_row(canvas, screen.essences, top=33)
+    elif is_rtl(status or screen.name):
+        _seat_short_rtl(canvas, screen, status or screen.name)
     else:
         essence_row(canvas, screen.essences, top=0)
         vp = tr("score.points", points=screen.vp)
@@ -81,6 +101,42 @@ def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
         y = min(y, above(line, y, canvas.height - 1))  # a descender stays on the panel
         canvas.text(left + 1, y, line, width=right - left - 2, fill=fill)
     return canvas.image
+
+
+def _seat_tall_rtl(canvas: Canvas, screen: SeatScreen, status: str, vp_x: int) -> None:
+    """128x64 Persian: the name's ink from row 0, the status (boxed on the seat's turn) in
+    rows 19-31, over the essences at row 33."""
+    name_y = max(2, -font("medium").ink_rows(screen.name)[0])
+    canvas.text(0, name_y, screen.name, font="medium", width=vp_x - 20)
+    y = by_ink(status, 19, 31)
+    if screen.your_turn and not screen.passed:
+        width = font("small").width(status) + 4
+        canvas.box(vp_x - 20 - width, 19, vp_x - 21, 31)  # against the name's right edge
+        canvas.text(vp_x - 20 - width + 2, y, status, fill=PAPER)
+    else:
+        canvas.text(0, y, status, width=vp_x - 20)
+
+
+SEAT_BAND = 19  # 128x32 Persian: the line's first row, under the essences' counts
+
+
+def _seat_short_rtl(canvas: Canvas, screen: SeatScreen, line: str) -> None:
+    """128x32 Persian: the essences' counts a row closer to their icons (rows 12-18), then
+    the VP (small, left) and the status or name (right, boxed on the seat's turn) in rows
+    19-31, each placed by its ink; a name too tall there takes its short form."""
+    essence_row(canvas, screen.essences, top=0, below=12)
+    last = canvas.height - 1
+    vp = tr("score.points", points=screen.vp)
+    vp_width = font("small").width(vp)
+    canvas.text(1, by_ink(vp, SEAT_BAND, last), vp)
+    left, right = vp_width + 5, canvas.width - 1
+    shown = next((t for t in (line, *forms(line)) if fits_ink(t, SEAT_BAND + 1, last - 1)), line)
+    fill = 1
+    if screen.your_turn and not screen.passed:
+        canvas.box(left, SEAT_BAND, right, last)
+        fill = PAPER
+    y = by_ink(shown, SEAT_BAND, last)
+    canvas.text(left + 1, y, shown, width=right - left - 2, fill=fill)
 
 
 def _seat_status(screen: SeatScreen) -> str:
@@ -201,10 +257,27 @@ def render_production(screen: ProductionScreen, size: Size = FULL) -> Image.Imag
     def gained(count: int) -> str:
         return f"+{count}" if count else "-"
 
-    if canvas.tall:
-        heading(canvas, 1, tr("res.production", round=screen.round))
+    title = tr("res.production", round=screen.round)
+    if canvas.tall and is_rtl(title):  # Persian: the name's ink a row under the title's
+        heading(canvas, 1, title)
+        title_bottom = max(1, -font("small").ink_rows(title)[0]) + font("small").ink_rows(title)[1]
+        name_top = font("medium").ink_rows(screen.name)[0]
+        heading(canvas, max(14, title_bottom + 2 - name_top), screen.name, "medium")
+        essence_row(canvas, screen.gained, top=33, show=gained)
+    elif canvas.tall:
+        heading(canvas, 1, title)
         heading(canvas, 14, screen.name, "medium")
         essence_row(canvas, screen.gained, top=33, show=gained)
+    elif is_rtl(title):  # Persian 128x32: the line by its ink under the counts (as the seat)
+        essence_row(canvas, screen.gained, top=0, show=gained, below=12)
+        tail = tr("res.production_short", round=screen.round)
+        room = canvas.width - font("small").width(tail)
+        names = [n for n in (screen.name, *forms(screen.name)) if font("small").width(n) <= room]
+        line = next(
+            (f"{n}{tail}" for n in names if fits_ink(f"{n}{tail}", SEAT_BAND + 1, 30)),
+            f"{short_form(screen.name, 'small', room)}{tail}",
+        )
+        canvas.text(0, by_ink(line, SEAT_BAND, canvas.height - 1), line, width=canvas.width)
     else:
         essence_row(canvas, screen.gained, top=0, show=gained)
         tail = tr("res.production_short", round=screen.round)
@@ -227,7 +300,8 @@ def render_victory_check(screen: VictoryCheckScreen, size: Size = FULL) -> Image
         heading(canvas, 1, tr("res.goal", round=screen.round, goal=screen.goal))
         columns(canvas, entries, top=14, big=True)
     else:
-        columns(canvas, entries, top=3, big=False)
+        # a Persian name's box takes rows 0-15 (its dots and tails), the bar the rest
+        columns(canvas, entries, top=4 if is_rtl(outcome) else 3, big=False, rtl_band=True)
         if not screen.winners:
             outcome = tr("res.play_on_round", round=screen.round)
     result_bar(canvas, outcome)

@@ -181,8 +181,34 @@ def ink_faults(screen: Screen, size) -> list[str]:
 
 
 # The screens whose ink is checked in every language. Latin-script languages (English,
-# German) have every screen checked; Persian's other screens are left (see docs/languages.md).
-INK_CHECKED_IN_PERSIAN = {"ChoiceScreen", "RankingScreen", "ResStatusScreen"}
+# German) have every screen checked; in Persian every screen but the two below, whose
+# 128x32 layouts still cut dots and tails (see docs/languages.md).
+NOT_YET_INK_CHECKED_IN_PERSIAN = {"ArcanaStatusScreen", "BreakdownScreen"}
+INK_CHECKED_IN_PERSIAN = {
+    "BribeScreen",
+    "ChoiceScreen",
+    "DeviceTroubleScreen",
+    "EmptyStakeScreen",
+    "ProductionScreen",
+    "PromptScreen",
+    "RankingScreen",
+    "RefusalScreen",
+    "ResStatusScreen",
+    "RoundResultsScreen",
+    "SavedScreen",
+    "SeatScreen",
+    "StakeScreen",
+    "StruggleScreen",
+    "UndoScreen",
+    "UnknownCardScreen",
+    "VictoryCheckScreen",
+}
+
+
+def test_every_screen_type_is_ink_checked_in_persian_or_listed_as_not_yet():
+    names = {kind.__name__ for kind in RENDERERS}
+    assert names == INK_CHECKED_IN_PERSIAN | NOT_YET_INK_CHECKED_IN_PERSIAN
+    assert not INK_CHECKED_IN_PERSIAN & NOT_YET_INK_CHECKED_IN_PERSIAN
 
 
 def ink_checked(screen: Screen) -> bool:
