@@ -18,11 +18,13 @@ for the firmware modules that tests/ does not mirror one to one).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -245,6 +247,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--max-children", type=int, default=2, help="mutants run at once")
     parser.add_argument("--report-only", action="store_true", help="report the last run again")
     parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="run the last run's survivors again, each in a fresh process against all its "
+        "tests as they are now (new test files too; slower per mutant than --again)",
+    )
+    parser.add_argument(
         "--again",
         action="store_true",
         help="after adding tests to the files the last run used: run only its survivors again "
@@ -260,18 +268,108 @@ def main(argv: list[str]) -> int:
         if not work.exists():
             parser.error(f"no earlier run of {target} to repeat")
         run += survivors(work)
+    elif args.fresh:
+        if not work.exists():
+            parser.error(f"no earlier run of {target} to repeat")
+        if not fresh_check(work, target, every=True):
+            return 1
     elif not args.report_only:
         tests = args.tests or tests_for(target)
         print(f"mutating {target} against {' '.join(tests)} (log: {work / 'run.log'})")
         work = scratch(target, tests)
-    if args.again or not args.report_only:
+    if args.again or not (args.report_only or args.fresh):
         with open(work / "run.log", "w") as log:
             done = subprocess.run(run, cwd=work, stdout=log, stderr=subprocess.STDOUT)
         if done.returncode != 0:
             print(f"mutmut failed ({done.returncode}); see {work / 'run.log'}", file=sys.stderr)
             return done.returncode
+        if not fresh_check(work, target):
+            return 1
     report(work, target)
     return 0
+
+
+# Functions that run while the target's modules are imported (tables built once at import)
+# only ever run in mutmut's warm-up, before any mutant is chosen: its forks inherit what they
+# built, so every mutant of them survives whatever the tests. `fresh_check` runs each such
+# survivor again in a new Python process, where the import itself runs the mutant.
+FIND_IMPORT_TIME = """
+import importlib, json, sys
+import mutmut.mutation.trampoline as trampoline
+hits = set()
+trampoline.record_trampoline_hit = lambda name, caller=None: hits.add(name)
+for module in sys.argv[1:]:
+    importlib.import_module(module)
+print(json.dumps(sorted(hits)))
+"""
+
+
+def target_modules(target: str) -> list[str]:
+    path = ROOT / target
+    files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    names = [".".join(f.relative_to(ROOT).with_suffix("").parts) for f in files]
+    return [name.removesuffix(".__init__") for name in names]
+
+
+def import_time(work: Path, target: str) -> set[str]:
+    """The target's functions (as mutmut names them, without the mutant number) that run
+    while its modules are imported."""
+    env = {**os.environ, "MUTANT_UNDER_TEST": "stats"}
+    done = subprocess.run(
+        [sys.executable, "-c", FIND_IMPORT_TIME, *target_modules(target)],
+        cwd=work / "mutants",
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return set(json.loads(done.stdout))
+
+
+def fresh_check(work: Path, target: str, every: bool = False) -> bool:
+    """Run the survivors of import-time functions (`every`: all survivors) again, each in a
+    fresh process against all the run's tests (stopping at the first failure), and record
+    the outcome where `mutmut results` reads it. False if the tests fail without a mutant."""
+    functions = None if every else import_time(work, target)
+    names = [
+        n for n in survivors(work) if functions is None or n.rsplit("__mutmut_", 1)[0] in functions
+    ]
+    if not names:
+        return True
+    config = tomllib.loads((work / "pyproject.toml").read_text())["tool"]["mutmut"]
+    command = [sys.executable, "-m", "pytest", "--rootdir=.", "-x", "-q", "-p", "no:randomly"]
+    command += [*config["pytest_add_cli_args"], *config["pytest_add_cli_args_test_selection"]]
+    env = {key: value for key, value in os.environ.items() if key != "MUTANT_UNDER_TEST"}
+    what = "survivors" if every else "survivors of functions run at import"
+    print(f"{len(names)} {what}: each again in a fresh process", flush=True)
+    started = time.monotonic()
+    clean = subprocess.run(command, cwd=work / "mutants", env=env, capture_output=True)
+    if clean.returncode != 0:
+        print("the tests fail in a fresh process without any mutant", file=sys.stderr)
+        return False
+    limit = 10 * (time.monotonic() - started) + 10
+    outcome = {}
+    for name in names:
+        try:
+            done = subprocess.run(
+                command,
+                cwd=work / "mutants",
+                env={**env, "MUTANT_UNDER_TEST": name},
+                capture_output=True,
+                timeout=limit,
+            )
+            outcome[name] = 0 if done.returncode == 0 else 1
+        except subprocess.TimeoutExpired:
+            outcome[name] = 36  # mutmut's code for a timeout, which counts as killed
+    for meta in (work / "mutants").rglob("*.py.meta"):
+        data = json.loads(meta.read_text())
+        codes = data["exit_code_by_key"]
+        if any(name in codes for name in outcome):
+            codes.update({name: code for name, code in outcome.items() if name in codes})
+            meta.write_text(json.dumps(data, indent=4))
+    killed = sum(1 for code in outcome.values() if code)
+    print(f"  {killed} of them killed in a fresh process")
+    return True
 
 
 def survivors(work: Path) -> list[str]:

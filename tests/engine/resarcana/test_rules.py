@@ -9,6 +9,7 @@ import pytest
 from engine.protocol import Rejection
 from engine.resarcana import RULES, Action, Position, random_setup, ranks, state_to_json, winners
 from engine.resarcana.cards import MAGES, PLACES
+from engine.resarcana.essences import CAP
 from engine.resarcana.scenario import adjust, deal, everyone_passes, setup_state, take
 
 ALL = ("fire", "life", "calm", "death", "gold")
@@ -38,6 +39,19 @@ def test_essences_the_supply_is_unlimited():
     state = adjust(setup_state(deal()), 0, essences={"life": 500}, tableau=["boiling_cauldron"])
     state, _ = take(state, 0, "activate", "boiling_cauldron")
     assert stock(state)["life"] == 501
+
+
+def test_essences_production_stops_each_count_at_the_cap_seat_by_seat():
+    # The supply is unlimited, but a count is kept up to CAP (16,383): production that would
+    # pass it stops there, for that kind of that seat only, and nothing spills elsewhere.
+    state = setup_state(deal(players=("Ann", "Ben", "Cid")))  # fire mage, shadow priest, ...
+    state = adjust(state, 0, essences={"fire": 7, "life": 2})
+    state = adjust(state, 1, essences={"death": CAP, "gold": CAP - 3, "calm": 5})
+    state = adjust(state, 2, essences={"life": CAP})  # forest healer: 1 life, 1 calm
+    state, _ = everyone_passes(state)
+    assert stock(state, 0) == {"fire": 8, "life": 3, "calm": 0, "death": 0, "gold": 0}
+    assert stock(state, 1) == {"fire": 0, "life": 0, "calm": 5, "death": CAP, "gold": CAP - 2}
+    assert stock(state, 2) == {"fire": 0, "life": CAP, "calm": 1, "death": 0, "gold": 0}
 
 
 # Setup
@@ -336,3 +350,89 @@ def test_every_legal_action_is_accepted_and_nothing_else_of_the_seat_is():
         if action.player == 0:
             accepted = not isinstance(RULES.apply(state, action), Rejection)
             assert accepted == (action in legal), action
+
+
+# Refusals: each names the rule that stops the action, in words a player reads.
+
+
+def test_a_seat_beyond_the_table_is_no_player_even_one_the_engine_knows():
+    # Seats 2 and 3 exist in a four-player game, not at a two-player table.
+    state = setup_state(deal())
+    for seat in (2, 3):
+        rejection = refused(state, seat, "pass")
+        assert (rejection.code, rejection.message) == (
+            "unknown_player",
+            f"There is no player {seat} at this table.",
+        )
+    rejection = refused(state, 2, "play", "magic_carpet")  # not even a card
+    assert (rejection.code, rejection.message) == (
+        "unknown_player",
+        "There is no player 2 at this table.",
+    )
+
+
+def test_an_action_with_a_stray_field_is_not_an_action():
+    state = setup_state(deal(hands=[["seer_orb", "brazier", "trade_ring"]]))
+    for action in (("pass", "brazier"), ("play", "brazier", "gold")):
+        rejection = refused(state, 0, *action)
+        assert (rejection.code, rejection.message) == (
+            "unknown_action",
+            "That is not an action.",
+        )
+
+
+def test_a_power_of_a_card_not_in_front_names_whose_it_is_not():
+    state = adjust(setup_state(deal()), 0, tableau=["dragon_heart"])
+    rejection = refused(state, 0, "activate", "seer_orb")
+    assert rejection.message == "Seer's Orb is not in front of Ann."
+    state, _ = take(state, 0, "pass")
+    rejection = refused(state, 1, "activate", "dragon_heart")
+    assert rejection.message == "Dragon Heart is not in front of Ben."
+
+
+def test_a_power_that_costs_too_much_names_the_power_and_what_is_missing():
+    state = adjust(setup_state(deal()), 0, essences={"calm": 2}, tableau=["seer_orb"])
+    rejection = refused(state, 0, "activate", "seer_orb")
+    assert (rejection.code, rejection.message) == (
+        "cannot_afford",
+        "The power of Seer's Orb needs 3 calm, you have 2.",
+    )
+
+
+def test_a_place_or_monument_that_costs_too_much_is_refused_by_name():
+    state = adjust(setup_state(deal()), 1, essences={"gold": 3})
+    state, _ = take(state, 0, "pass")
+    assert refused(state, 1, "buy", "monument_1").message == (
+        "Monument 1 needs 4 gold, you have 3."
+    )
+    assert refused(state, 1, "buy", "calm_temple").message == (
+        "Calm Temple needs 5 calm, you have 0."  # the 1 gold it also costs is there
+    )
+
+
+def test_a_monument_bought_or_still_hidden_is_not_for_sale():
+    state = adjust(setup_state(deal()), 0, essences={"gold": 8})
+    state, _ = take(state, 0, "buy", "monument_1")  # monument_3 turns up
+    state, _ = take(state, 1, "pass")
+    rejection = refused(state, 0, "buy", "monument_1")
+    assert (rejection.code, rejection.message) == (
+        "already_bought",
+        "Monument 1 has already been bought.",
+    )
+    rejection = refused(state, 0, "buy", "monument_4")
+    assert (rejection.code, rejection.message) == ("not_face_up", "Monument 4 is not face up.")
+
+
+def test_a_power_already_used_is_refused_with_its_own_code():
+    state = adjust(setup_state(deal()), 0, essences={"fire": 9}, tableau=["dragon_heart"])
+    state, _ = take(state, 0, "activate", "dragon_heart")
+    state, _ = take(state, 1, "pass")
+    assert refused(state, 0, "activate", "dragon_heart").code == "already_used"
+
+
+def test_a_player_who_passed_is_told_so_by_name():
+    state = setup_state(deal(players=("Ann", "Ben", "Cid")))
+    state, _ = take(state, 0, "pass")
+    state, _ = take(state, 1, "pass")
+    rejection = refused(state, 1, "pass")
+    assert (rejection.code, rejection.message) == ("passed", "Ben has passed this round.")
