@@ -289,18 +289,23 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-# Functions that run while the target's modules are imported (tables built once at import)
-# only ever run in mutmut's warm-up, before any mutant is chosen: its forks inherit what they
-# built, so every mutant of them survives whatever the tests. `fresh_check` runs each such
-# survivor again in a new Python process, where the import itself runs the mutant.
+# Functions that run while the modules are imported or the tests collected (tables built at
+# import, memos filled by a test module's parameters) run in mutmut's warm-up, before any
+# mutant is chosen: its forks inherit what they built, so a mutant of them survives whatever
+# the tests. `fresh_check` runs each such survivor again in a new Python process, where the
+# import and the collection themselves run the mutant.
 FIND_IMPORT_TIME = """
 import importlib, json, sys
+import pytest
 import mutmut.mutation.trampoline as trampoline
 hits = set()
 trampoline.record_trampoline_hit = lambda name, caller=None: hits.add(name)
-for module in sys.argv[1:]:
+out, modules, tests = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
+for module in modules:
     importlib.import_module(module)
-print(json.dumps(sorted(hits)))
+pytest.main(["--rootdir=.", "--collect-only", "-qq", "-p", "no:cacheprovider", *tests])
+with open(out, "w") as f:
+    json.dump(sorted(hits), f)
 """
 
 
@@ -313,17 +318,24 @@ def target_modules(target: str) -> list[str]:
 
 def import_time(work: Path, target: str) -> set[str]:
     """The target's functions (as mutmut names them, without the mutant number) that run
-    while its modules are imported."""
-    env = {**os.environ, "MUTANT_UNDER_TEST": "stats"}
-    done = subprocess.run(
-        [sys.executable, "-c", FIND_IMPORT_TIME, *target_modules(target)],
+    while its modules are imported and the run's tests collected."""
+    tests = tomllib.loads((work / "pyproject.toml").read_text())["tool"]["mutmut"]
+    out = (work / "import-time.json").resolve()
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            FIND_IMPORT_TIME,
+            str(out),
+            " ".join(target_modules(target)),
+            *tests["pytest_add_cli_args_test_selection"],
+        ],
         cwd=work / "mutants",
-        env=env,
+        env={**os.environ, "MUTANT_UNDER_TEST": "stats"},
         capture_output=True,
-        text=True,
         check=True,
     )
-    return set(json.loads(done.stdout))
+    return set(json.loads(out.read_text()))
 
 
 def fresh_check(work: Path, target: str, every: bool = False) -> bool:
@@ -336,6 +348,8 @@ def fresh_check(work: Path, target: str, every: bool = False) -> bool:
     ]
     if not names:
         return True
+    if every:  # the tests as they are now, as mutmut copies them for a run
+        shutil.copytree(ROOT / "tests", work / "mutants" / "tests", dirs_exist_ok=True)
     config = tomllib.loads((work / "pyproject.toml").read_text())["tool"]["mutmut"]
     command = [sys.executable, "-m", "pytest", "--rootdir=.", "-x", "-q", "-p", "no:randomly"]
     command += [*config["pytest_add_cli_args"], *config["pytest_add_cli_args_test_selection"]]

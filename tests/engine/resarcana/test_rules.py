@@ -436,3 +436,68 @@ def test_a_player_who_passed_is_told_so_by_name():
     state, _ = take(state, 1, "pass")
     rejection = refused(state, 1, "pass")
     assert (rejection.code, rejection.message) == ("passed", "Ben has passed this round.")
+
+
+@pytest.mark.parametrize(
+    ("action", "code", "message"),
+    [
+        (
+            ("steal", "seer_orb"),
+            "unknown_action",
+            '"steal" is not an action (play, activate, buy, discard or pass).',
+        ),
+        (("play", "magic_carpet"), "unknown_card", "'magic_carpet' is not a card of Res Arcana."),
+        (("play", ["seer_orb"]), "unknown_card", "['seer_orb'] is not a card of Res Arcana."),
+        (
+            ("play", "gold_mine"),
+            "wrong_kind",
+            "Gold Mine is a place of power; only artifacts are played or discarded from hand.",
+        ),
+        (
+            ("discard", "fire_mage", "gold"),
+            "wrong_kind",
+            "Fire Mage is a mage; only artifacts are played or discarded from hand.",
+        ),
+        (("activate", "brazier"), "wrong_kind", "Brazier has no power to use."),
+        (
+            ("buy", "seer_orb"),
+            "wrong_kind",
+            "Seer's Orb is an artifact; only places of power and monuments are bought.",
+        ),
+        (
+            ("discard", "brazier", "plenty"),
+            "bad_params",
+            "a discard gains 1 gold or 2 of one other essence (fire, life, calm or death).",
+        ),
+        (("buy", "gold_mine", "gold"), "unknown_action", "That is not an action."),
+        (("buy", "monument_1", "gold"), "unknown_action", "That is not an action."),
+        (("activate", "seer_orb", "extra"), "unknown_action", "That is not an action."),
+    ],
+)
+def test_an_action_no_seat_could_ever_take_is_refused_with_what_is_wrong(action, code, message):
+    state = adjust(setup_state(deal()), 0, essences=dict.fromkeys(ALL, 9), tableau=["seer_orb"])
+    rejection = refused(state, 0, *action)
+    assert (rejection.code, rejection.message) == (code, message)
+
+
+def test_buy_monuments_the_stack_turns_up_one_by_one_until_none_is_left():
+    order = [f"monument_{n}" for n in (4, 1, 6, 2, 3, 5)]
+    state = adjust(setup_state(deal(monuments=order)), 0, essences={"gold": 24})
+    state, _ = take(state, 0, "buy", "monument_4")
+    state, _ = take(state, 1, "pass")  # Ann goes on alone
+    face_up = [Position(state).monuments_face_up()]
+    for card in ("monument_1", "monument_6", "monument_2", "monument_3", "monument_5"):
+        state, events = take(state, 0, "buy", card)
+        face_up.append(Position(state).monuments_face_up())
+    assert face_up == [
+        ["monument_1", "monument_6"],
+        ["monument_2", "monument_6"],
+        ["monument_2", "monument_3"],
+        ["monument_3", "monument_5"],
+        ["monument_5"],
+        [],
+    ]
+    assert [e["kind"] for e in events] == ["bought", "paid"]  # nothing left to turn up
+    assert Position(state).vp(0) == 12 and not [
+        a for a in RULES.legal_actions(state) if a.kind == "buy" and a.card.startswith("monument")
+    ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from engine.protocol import event_to_json
 from engine.resarcana import (
     RULES,
@@ -189,3 +191,34 @@ def test_with_real_cards_the_view_counts_face_up_and_hidden_monuments():
         state, _ = take(state, 0, "buy", f"monument_{n}")
         counts.append((view(state, None)["monuments"], view(state, None)["monuments_hidden"]))
     assert counts == [(2, 3), (2, 2), (2, 1), (2, 0), (1, 0)]
+
+
+def saved(change) -> dict:
+    data = state_to_json(started())
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda d: d["seats"].pop(), "one seat per player is needed"),
+        (lambda d: d.update(discarded=["gold_mine"]), "only artifacts are discarded"),
+        (lambda d: d.update(current=2), "no seat 2"),
+        (lambda d: d.update(start_player=-1), "no seat -1"),
+        (lambda d: d["seats"][0].update(tokens=True), "expected a count, not True"),
+        (lambda d: d["seats"][1].update(hand_size=-1), "expected a count, not -1"),
+        (lambda d: d["seats"][0]["essences"].update(gold="3"), "expected a count, not '3'"),
+        (lambda d: d.update(round=1.0), "expected a count, not 1.0"),
+    ],
+)
+def test_a_saved_state_that_is_not_one_is_refused_with_a_reason(change, reason):
+    with pytest.raises(ValueError) as err:
+        state_from_json(saved(change))
+    assert str(err.value) == reason
+
+
+def test_a_saved_state_with_tokens_keeps_them_in_the_score():
+    state = adjust(started(), 1, tokens=4, tableau=["gold_mine"])
+    look = Position(state_from_json(state_to_json(state)))
+    assert (look.tokens(1), look.vp(1), look.tokens(0), look.vp(0)) == (4, 6, 0, 0)
