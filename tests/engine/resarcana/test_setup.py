@@ -196,3 +196,18 @@ def test_the_setup_of_three_players_used_above_is_accepted_with_a_good_start_pla
     setup["start_player"] = 2
     look = Position(RULES.setup(setup))
     assert (look.players, look.current) == (3, 2)
+
+
+def test_random_setup_takes_the_names_given_or_numbers_the_players():
+    assert random_setup(random.Random(1), 3)["players"] == ["Player 1", "Player 2", "Player 3"]
+    named = random_setup(random.Random(1), 2, ("Ann", "Ben"))
+    assert named["players"] == ["Ann", "Ben"]
+    with pytest.raises(ValueError) as err:
+        random_setup(random.Random(1), 5)
+    assert str(err.value) == "Res Arcana is played by 2 to 4 players"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_setup_the_start_player_is_any_seat(players):
+    starts = {random_setup(random.Random(seed), players)["start_player"] for seed in range(40)}
+    assert starts == set(range(players))
