@@ -159,7 +159,8 @@ def test_round_end_the_game_ends_when_someone_has_10_vp():
         "ranks": [2, 1],
     }
     assert RULES.legal_actions(state) == []
-    assert refused(state, 0, "pass").code == "game_over"
+    rejection = refused(state, 0, "pass")
+    assert (rejection.code, rejection.message) == ("game_over", "The game is over.")
 
 
 def test_round_end_under_10_vp_the_game_goes_on():

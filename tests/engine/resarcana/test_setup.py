@@ -211,3 +211,16 @@ def test_random_setup_takes_the_names_given_or_numbers_the_players():
 def test_random_setup_the_start_player_is_any_seat(players):
     starts = {random_setup(random.Random(seed), players)["start_player"] for seed in range(40)}
     assert starts == set(range(players))
+
+
+def test_random_setup_deals_any_mage_artifact_and_monument_order():
+    setups = [random_setup(random.Random(seed), 2) for seed in range(40)]
+    assert {s["mages"][0] for s in setups} == {
+        "fire_mage",
+        "forest_healer",
+        "shadow_priest",
+        "master_of_calm",
+    }
+    first_in_hand = {s["hands"][0][0] for s in setups}
+    assert len(first_in_hand) >= 12  # of 24 artifacts, over 40 shuffles
+    assert len({tuple(s["monuments"][:2]) for s in setups}) >= 10
