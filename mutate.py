@@ -362,8 +362,12 @@ def fresh_check(work: Path, target: str, every: bool = False) -> bool:
         print("the tests fail in a fresh process without any mutant", file=sys.stderr)
         return False
     limit = 10 * (time.monotonic() - started) + 10
+    metas = {}  # module -> its .meta file, where mutmut keeps each mutant's exit code
+    for meta in (work / "mutants").rglob("*.py.meta"):
+        module = ".".join(meta.relative_to(work / "mutants").with_suffix("").with_suffix("").parts)
+        metas[module.removesuffix(".__init__")] = meta
     outcome = {}
-    for name in names:
+    for done_count, name in enumerate(names, 1):
         try:
             done = subprocess.run(
                 command,
@@ -375,12 +379,12 @@ def fresh_check(work: Path, target: str, every: bool = False) -> bool:
             outcome[name] = 0 if done.returncode == 0 else 1
         except subprocess.TimeoutExpired:
             outcome[name] = 36  # mutmut's code for a timeout, which counts as killed
-    for meta in (work / "mutants").rglob("*.py.meta"):
+        meta = metas[re.match(r"(.*)\.x[_ǁ]", name)[1]]  # saved at once: a run may be stopped
         data = json.loads(meta.read_text())
-        codes = data["exit_code_by_key"]
-        if any(name in codes for name in outcome):
-            codes.update({name: code for name, code in outcome.items() if name in codes})
-            meta.write_text(json.dumps(data, indent=4))
+        data["exit_code_by_key"][name] = outcome[name]
+        meta.write_text(json.dumps(data, indent=4))
+        if done_count % 50 == 0:
+            print(f"  {done_count} done", flush=True)
     killed = sum(1 for code in outcome.values() if code)
     print(f"  {killed} of them killed in a fresh process")
     return True
