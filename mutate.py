@@ -351,8 +351,9 @@ def fresh_check(work: Path, target: str, every: bool = False) -> bool:
     if every:  # the tests as they are now, as mutmut copies them for a run
         shutil.copytree(ROOT / "tests", work / "mutants" / "tests", dirs_exist_ok=True)
     config = tomllib.loads((work / "pyproject.toml").read_text())["tool"]["mutmut"]
-    command = [sys.executable, "-m", "pytest", "--rootdir=.", "-x", "-q", "-p", "no:randomly"]
-    command += [*config["pytest_add_cli_args"], *config["pytest_add_cli_args_test_selection"]]
+    pytest = [sys.executable, "-m", "pytest", "--rootdir=.", "-x", "-q", "-p", "no:randomly"]
+    pytest += config["pytest_add_cli_args"]
+    command = [*pytest, *quickest_first(work, config["pytest_add_cli_args_test_selection"])]
     env = {key: value for key, value in os.environ.items() if key != "MUTANT_UNDER_TEST"}
     what = "survivors" if every else "survivors of functions run at import"
     print(f"{len(names)} {what}: each again in a fresh process", flush=True)
@@ -388,6 +389,23 @@ def fresh_check(work: Path, target: str, every: bool = False) -> bool:
     killed = sum(1 for code in outcome.values() if code)
     print(f"  {killed} of them killed in a fresh process")
     return True
+
+
+def quickest_first(work: Path, selection: list[str]) -> list[str]:
+    """The selection's test files, those that took least time in mutmut's first pass first
+    (new files first of all), so that a mutant's first failure comes early."""
+    stats = json.loads((work / "mutants" / "mutmut-stats.json").read_text())
+    took: dict[str, float] = {}
+    for test, seconds in stats["duration_by_test"].items():
+        took[test.split("::")[0]] = took.get(test.split("::")[0], 0.0) + seconds
+    files = []
+    for entry in selection:
+        path = work / "mutants" / entry.split("::")[0]
+        if "::" not in entry and path.is_dir():
+            files += [str(f.relative_to(work / "mutants")) for f in sorted(path.rglob("test_*.py"))]
+        else:
+            files.append(entry)
+    return sorted(dict.fromkeys(files), key=lambda f: took.get(f.split("::")[0], 0.0))
 
 
 def survivors(work: Path) -> list[str]:
