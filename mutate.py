@@ -362,7 +362,7 @@ def fresh_check(work: Path, target: str, every: bool = False) -> bool:
     if clean.returncode != 0:
         print("the tests fail in a fresh process without any mutant", file=sys.stderr)
         return False
-    limit = 10 * (time.monotonic() - started) + 10
+    limit = 3 * (time.monotonic() - started) + 10
     metas = {}  # module -> its .meta file, where mutmut keeps each mutant's exit code
     for meta in (work / "mutants").rglob("*.py.meta"):
         module = ".".join(meta.relative_to(work / "mutants").with_suffix("").with_suffix("").parts)

@@ -7,7 +7,16 @@ import random
 import pytest
 
 from engine.protocol import Rejection
-from engine.resarcana import RULES, Action, Position, random_setup, ranks, state_to_json, winners
+from engine.resarcana import (
+    RULES,
+    Action,
+    Position,
+    random_setup,
+    ranks,
+    state_to_json,
+    view,
+    winners,
+)
 from engine.resarcana.cards import MAGES, PLACES
 from engine.resarcana.essences import CAP
 from engine.resarcana.scenario import adjust, deal, everyone_passes, setup_state, take
@@ -73,7 +82,6 @@ def test_setup_hands_and_decks_are_secret():
     state = setup_state(deal(hands=[["seer_orb", "brazier", "trade_ring"]]))
     table = RULES.result(state)  # the record result shows the known hands...
     assert table["players"][0]["hand"] == ["brazier", "seer_orb", "trade_ring"]
-    from engine.resarcana import view
 
     ben = view(state, 1)["players"][0]  # ...but Ben's view of Ann does not
     assert "hand" not in ben and ben["hand_size"] == 3 and ben["deck"] == 3
@@ -83,6 +91,15 @@ def test_setup_all_five_places_and_two_face_up_monuments():
     look = Position(setup_state(deal(monuments=[f"monument_{n}" for n in (4, 1, 6, 2, 3, 5)])))
     assert look.places_available() == sorted(p.id for p in PLACES)
     assert look.monuments_face_up() == ["monument_1", "monument_4"]
+
+
+def test_setup_every_card_starts_ready_and_nothing_is_out():
+    state = setup_state(deal(hands=[["chalice_of_life", "brazier", "trade_ring"]]))
+    look = Position(state)
+    assert (look.used(), look.discarded(), look.first_passer) == ([], [], None)
+    state = adjust(state, 0, essences={"life": 1})
+    state, _ = take(state, 0, "play", "chalice_of_life")
+    assert Position(state).used() == [] and view(state, None)["players"][0]["used"] == []
 
 
 def test_setup_the_start_player_acts_first():
@@ -374,7 +391,7 @@ def test_a_seat_beyond_the_table_is_no_player_even_one_the_engine_knows():
 
 def test_an_action_with_a_stray_field_is_not_an_action():
     state = setup_state(deal(hands=[["seer_orb", "brazier", "trade_ring"]]))
-    for action in (("pass", "brazier"), ("play", "brazier", "gold")):
+    for action in (("pass", "brazier"), ("pass", "magic_carpet"), ("play", "brazier", "gold")):
         rejection = refused(state, 0, *action)
         assert (rejection.code, rejection.message) == (
             "unknown_action",
