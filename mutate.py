@@ -75,6 +75,7 @@ TESTS = {
         "tests/hardware/nfc/test_driver_on_emulated_buses.py",
         "tests/hardware/nfc/test_timing.py",
         "tests/hardware/nfc/test_reader.py",
+        "tests/hardware/nfc/test_reader_details.py",  # other ISO 14443-A tags, ATQA and ATS
     ),
     # The chip's own tests decode byte streams; the driver tests check it against luma.oled.
     "hardware/display/chip.py": ("tests/hardware/display",),

@@ -27,6 +27,8 @@ from hardware.table import TableDevices
 
 log = logging.getLogger(__name__)
 
+# A queue that never drains (a busy bus, many phones) still has `when_settled` run this often.
+SETTLE_AT_MOST = 16  # events
 TICK_S = 0.5
 
 
@@ -50,8 +52,12 @@ class ServiceLoop:
         self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self.displays = dict(table.displays if displays is None else displays)
         self.companion = Companion(self.displays, journal, games, buzzer=table.buzzer, clock=clock)
-        self.after_event: list[Callable[[], None]] = []  # on this thread, after each event
-        self.on_event: list[Callable[[Event], None]] = []  # the same, told which event it was
+        # On this thread: `on_event` after each event, told which; `when_settled` once the
+        # events queued so far are handled (a tap's burst, not each of its events), so what
+        # watches the screens (the web app) starts its work after the tap is drawn.
+        self.on_event: list[Callable[[Event], None]] = []
+        self.when_settled: list[Callable[[], None]] = []
+        self._unsettled = 0  # events handled since `when_settled` last ran
         self.scan_threads = [
             ScanThread(scanner, self._on_tag) for scanner in bus_scanners(table, clock)
         ]
@@ -102,7 +108,12 @@ class ServiceLoop:
                         self.companion.handle(event)
                         for seen in self.on_event:
                             seen(event)
-                        for hook in self.after_event:
+                        self._unsettled += 1
+                    if self._unsettled and (
+                        self.events.empty() or self._unsettled >= SETTLE_AT_MOST
+                    ):
+                        self._unsettled = 0
+                        for hook in self.when_settled:
                             hook()
                 except Exception:  # the loop must survive anything one event does
                     log.exception("handling %r failed", event)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.arcana.names import check_twins, name_fault, parse_names
+from engine.arcana.problems import Problem, problem
 from engine.protocol import EngineError
 from engine.records import MAX_DIGITS, shown
 
@@ -70,24 +71,26 @@ CARD_KEYS = (
     "count",
 )
 CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
-Say = Callable[[str, str], None]  # (field, sentence): one problem of a card's field
+Say = Callable[[str, Problem], None]  # (field, problem): one problem of a card's field
 
 
 class Problems(list[str]):
-    """Every problem's sentence in order, and those about one card's field by card number
-    (from 1) and field ("id", "kind", "arcana.military"; "" for the card as a whole)."""
+    """Every problem in order (each a Problem: its sentence, code and values), and those about
+    one card's field by card number (from 1) and field ("id", "kind", "arcana.military"; ""
+    for the card as a whole)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.fields: dict[int, dict[str, list[str]]] = {}
 
-    def at(self, number: int, key: str, sentence: str) -> None:
+    def at(self, number: int, key: str, sentence: Problem) -> None:
         self.append(sentence)
         self.fields.setdefault(number, {}).setdefault(key, []).append(sentence)
 
 
 class CatalogError(EngineError, ValueError):
-    """A catalog that cannot be played; `problems` lists every sentence, one per fault."""
+    """A catalog that cannot be played; `problems` lists every sentence, one per fault (each
+    a Problem: its code and values say it in the table's languages)."""
 
     def __init__(self, problems: list[str], source: str = "catalog") -> None:
         self.problems = problems
@@ -113,7 +116,7 @@ class Card:
 
     def name_in(self, language: str | None) -> str:
         """The card's name in a language ("de"), else its `name`."""
-        return (self.names or {}).get(language or "", self.name)
+        return (self.names or {}).get(language, self.name) if language else self.name
 
     @property
     def is_market(self) -> bool:
@@ -138,7 +141,7 @@ class Guild:
 
     def name_in(self, language: str | None) -> str:
         """The guild's name in a language ("de"), else its `name`."""
-        return (self.names or {}).get(language or "", self.name)
+        return (self.names or {}).get(language, self.name) if language else self.name
 
 
 @dataclass(frozen=True, eq=False)
@@ -206,7 +209,7 @@ def load_catalog(source: str | Path | dict[str, Any] | Catalog) -> Catalog:
     if "/" not in text and "\\" not in text and not text.endswith(".toml"):
         if not (CATALOG_DIR / f"{text}.toml").is_file():
             shipped = ", ".join(sorted(p.stem for p in CATALOG_DIR.glob("*.toml")))
-            raise CatalogError([f'no shipped catalog named "{text}" (shipped: {shipped})'], text)
+            raise CatalogError([problem("no_shipped_catalog", name=text, shipped=shipped)], text)
         return _shipped(text)
     return _from_file(Path(text), text)
 
@@ -225,15 +228,15 @@ def _from_file(path: Path, label: str) -> Catalog:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
-        raise CatalogError([f"cannot read the file ({err.strerror})"], label) from None
+        raise CatalogError([problem("unreadable", reason=err.strerror)], label) from None
     except UnicodeDecodeError:
-        raise CatalogError(["the file is not UTF-8 text"], label) from None
+        raise CatalogError([problem("not_utf8")], label) from None
     except tomllib.TOMLDecodeError as err:
-        raise CatalogError([f"not valid TOML ({err})"], label) from None
+        raise CatalogError([problem("not_toml", reason=str(err))], label) from None
     except RecursionError:
-        raise CatalogError(["not valid TOML (nested too deeply)"], label) from None
+        raise CatalogError([problem("toml_too_deep")], label) from None
     except ValueError:  # tomllib's only other refusal: an integer of over 4,300 digits
-        raise CatalogError(["not valid TOML (a number far too long)"], label) from None
+        raise CatalogError([problem("toml_number_too_long")], label) from None
     catalog = parse_catalog(data, None, label)
     return Catalog(**{**_fields(catalog), "source": catalog.to_object()})
 
@@ -276,22 +279,22 @@ def _examine(
 ) -> tuple[str, dict[str, Guild], dict[str, Card]]:
     """Every check of a catalog object, each fault's sentence into `problems`."""
     if not isinstance(data, dict):
-        raise CatalogError(["a catalog is a table with name, guilds and cards"], label)
+        raise CatalogError([problem("not_a_catalog")], label)
     deep = _too_deep(data)
     if deep is not None:
-        raise CatalogError([f"{deep}: nested deeper than {MAX_DEPTH} levels"], label)
-    _unknown_keys(data, CATALOG_KEYS, "", _anywhere(problems))
+        raise CatalogError([problem("too_deep", place=deep, most=MAX_DEPTH)], label)
+    _unknown_keys(data, CATALOG_KEYS, "unknown_key", {}, _anywhere(problems))
     name = data.get("name")
     if name is None or name == "":
-        problems.append("missing value for the catalog's name")
+        problems.append(problem("catalog_name_missing"))
         name = label
     elif not isinstance(name, str):
-        problems.append(f"name: the catalog's name must be text, not {shown(name)}")
+        problems.append(problem("catalog_name_not_text", value=shown(name)))
         name = label
     guilds = _parse_guilds(data.get("guilds"), problems)
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, list) or not raw_cards:
-        problems.append("missing value for cards (an array of card tables)")
+        problems.append(problem("cards_missing"))
         raw_cards = []
     cards: dict[str, Card] = {}
     first_seen: dict[str, int] = {}
@@ -300,8 +303,8 @@ def _examine(
         if card is None:
             continue
         if card.id in cards:
-            sentence = f'duplicate id "{card.id}" (cards {first_seen[card.id]} and {number})'
-            problems.at(number, "id", sentence)
+            said = problem("duplicate_id", card=card.id, first=first_seen[card.id], second=number)
+            problems.at(number, "id", said)
             continue
         cards[card.id] = card
         first_seen[card.id] = number
@@ -311,30 +314,30 @@ def _examine(
 
 def _parse_guilds(raw: Any, problems: list[str]) -> dict[str, Guild]:
     if not isinstance(raw, dict) or not raw:
-        problems.append("missing value for guilds (a table per guild)")
+        problems.append(problem("guilds_missing"))
         return {}
     guilds = {}
     for gid, entry in raw.items():
         if not isinstance(entry, dict):
-            problems.append(
-                f"[guilds.{gid}]: a guild is a table with name and tie_arcanum, not {shown(entry)}"
-            )
+            problems.append(problem("guild_not_table", guild=gid, value=shown(entry)))
             entry = {}
-        _unknown_keys(entry, GUILD_KEYS, f"[guilds.{gid}] ", _anywhere(problems))
+        _unknown_keys(entry, GUILD_KEYS, "guild_unknown_key", {"guild": gid}, _anywhere(problems))
         tie = entry.get("tie_arcanum", DEFAULT_TIE_ARCANUM.get(gid))
         if tie is None:
-            problems.append(f'guild "{gid}": missing value for tie_arcanum')
+            problems.append(problem("guild_tie_missing", guild=gid))
         elif not isinstance(tie, str) or tie not in ARCANA:
-            problems.append(f'guild "{gid}": unknown arcanum "{tie}" in tie_arcanum')
+            problems.append(problem("guild_tie_unknown", guild=gid, value=tie))
             tie = "military"
         label = entry.get("name", GUILD_NAMES.get(gid, gid.replace("_", " ").title()))
-        fault = name_fault(label, "a guild's name")
+        fault = name_fault(label)
         if fault:
-            problems.append(f"[guilds.{gid}] name: {fault}")
+            value = {"value": shown(label)} if fault == "not_text" else {}
+            problems.append(problem(f"guild_name_{fault}", guild=gid, **value))
             label = gid
-        names = parse_names(entry.get("names"), f"[guilds.{gid}] ", problems)
-        check_twins(gid, Guild(gid, label, tie, names), guilds, problems)
-        guilds[gid] = Guild(gid, label, tie, names)
+        names = parse_names(entry.get("names"), "guild", gid, problems)
+        guild = Guild(gid, label, tie, names)
+        check_twins(gid, guild, guilds, problems)
+        guilds[gid] = guild
     return guilds
 
 
@@ -343,76 +346,70 @@ def _parse_card(raw: Any, number: int, guilds: dict[str, Guild], problems: Probl
         problems.at(number, key, sentence)
 
     if not isinstance(raw, dict):
-        say("", f"card {number}: a card is a table with id, kind and vp")
+        say("", problem("card_not_table", number=number))
         return None
     cid = raw.get("id")
     if cid is None or cid == "":
-        say("id", f"card {number}: missing value for id")
+        say("id", problem("card_id_missing", number=number))
         return None
     if not isinstance(cid, str):
-        say("id", f"card {number}: id must be text, not {shown(cid)}")
+        say("id", problem("card_id_not_text", number=number, value=shown(cid)))
         return None
     if not cid.isprintable() or cid != cid.strip():
-        say("id", f"card {number}: id {shown(cid)} has a control character or edge space")
+        say("id", problem("card_id_unprintable", number=number, value=shown(cid)))
         return None
-    where = f'card "{cid}"'
-    _unknown_keys(raw, CARD_KEYS, f"{where}: ", say)
+    _unknown_keys(raw, CARD_KEYS, "card_unknown_key", {"card": cid}, say)
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in KINDS:
         if kind is None:
-            say("kind", f"{where}: missing value for kind")
+            say("kind", problem("card_missing", card=cid, field="kind"))
         else:
-            say("kind", f'{where}: unknown kind "{kind}" in kind (one of {", ".join(KINDS)})')
+            say("kind", problem("card_kind_unknown", card=cid, value=kind, known=", ".join(KINDS)))
         return None
-    vp = _count(raw, "vp", where, say)
+    vp = _count(raw, "vp", cid, say)
     guild = raw.get("guild")
     main = raw.get("main")
     for key, value in (("guild", guild), ("main", main)):
         if value is not None and not isinstance(value, str):
-            say(key, f"{where}: {key} must be text, not {shown(value)}")
+            say(key, problem("card_not_text", card=cid, field=key, value=shown(value)))
     if isinstance(guild, str) and guild not in guilds:
-        say("guild", f'{where}: unknown guild "{guild}" in guild')
+        say("guild", problem("card_guild_unknown", card=cid, value=guild))
     if isinstance(main, str) and main not in ARCANA:
-        say("main", f'{where}: unknown arcanum "{main}" in main')
+        say("main", problem("card_main_unknown", card=cid, value=main))
     arcana = None
     if kind in PLAYABLE or kind == "militia":
-        arcana = _parse_arcana(raw.get("arcana"), where, say)
+        arcana = _parse_arcana(raw.get("arcana"), cid, say)
     if kind in PLAYABLE:
         if guild is None and main is None:
-            say("guild", f"{where}: missing value for guild (guild card) or main (market card)")
+            say("guild", problem("card_guild_or_main", card=cid))
         if guild is not None and main is not None:
-            say("main", f"{where}: a card has either guild or main, not both")
+            say("main", problem("card_guild_and_main", card=cid))
     elif kind == "base" and guild is None:
-        say("guild", f"{where}: missing value for guild")
+        say("guild", problem("card_missing", card=cid, field="guild"))
     elif kind not in ("base",) and (guild is not None or main is not None):
-        say("guild", f"{where}: a {kind} card has no guild and no main")
+        say("guild", problem("card_no_guild", card=cid, kind=kind))
     fief = raw.get("fief")
     if (main is not None or kind == "task") and (not isinstance(fief, str) or not fief):
-        say("fief", f"{where}: missing value for fief")
+        say("fief", problem("card_missing", card=cid, field="fief"))
     raw_arcana = raw.get("arcana")
     printed = raw_arcana.get(main) if isinstance(raw_arcana, dict) and main in ARCANA else None
     if isinstance(printed, int) and not isinstance(printed, bool) and printed == 0:
-        say(
-            f"arcana.{main}",
-            f"{where}: the main arcanum {main} must be at least 1 in arcana.{main}",
-        )
+        say(f"arcana.{main}", problem("card_main_zero", card=cid, arcanum=main))
     effect = raw.get("effect")
     if kind == "location":
         if effect is None:
-            say("effect", f"{where}: missing value for effect (one of {', '.join(EFFECTS)})")
+            say("effect", problem("card_effect_missing", card=cid, known=", ".join(EFFECTS)))
         elif not isinstance(effect, str) or effect not in EFFECTS:
-            say(
-                "effect",
-                f'{where}: unknown location effect "{effect}" in effect '
-                f"(one of {', '.join(EFFECTS)})",
-            )
-    count = _count(raw, "count", where, say, minimum=1) if kind == "task" else None
+            known = ", ".join(EFFECTS)
+            say("effect", problem("card_effect_unknown", card=cid, value=effect, known=known))
+    count = _count(raw, "count", cid, say, minimum=1) if kind == "task" else None
     name = raw.get("name")
-    fault = None if name is None else name_fault(name, "name")
+    fault = None if name is None else name_fault(name)
     if fault:
-        say("name", f"{where}: {fault}")
-    said: list[str] = []  # the names' own checks (engine/arcana/names.py) list sentences
-    names = parse_names(raw.get("names"), f"{where}: ", said)
+        value = {"value": shown(name)} if fault == "not_text" else {}
+        say("name", problem(f"card_name_{fault}", card=cid, **value))
+    said: list[Problem] = []  # the names' own checks (engine/arcana/names.py)
+    names = parse_names(raw.get("names"), "card", cid, said)
     for sentence in said:
         say("names", sentence)
     return Card(
@@ -430,40 +427,42 @@ def _parse_card(raw: Any, number: int, guilds: dict[str, Guild], problems: Probl
     )
 
 
-def _count(raw: dict, key: str, where: str, say: Say, minimum: int = 0) -> int:
+def _count(raw: dict, key: str, cid: str, say: Say, minimum: int = 0) -> int:
     value = raw.get(key)
     if value is None:
-        say(key, f"{where}: missing value for {key}")
+        say(key, problem("card_missing", card=cid, field=key))
         return minimum
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        say(key, f"{where}: {key} must be a whole number >= {minimum}, not {shown(value)}")
+        said = problem("card_not_whole", card=cid, field=key, minimum=minimum, value=shown(value))
+        say(key, said)
         return minimum
     if value > LARGEST:
-        say(key, f"{where}: {key} is {shown(value)}, more than a record holds ({LARGEST})")
+        said = problem("card_too_large", card=cid, field=key, value=shown(value), largest=LARGEST)
+        say(key, said)
         return minimum
     return value
 
 
-def _parse_arcana(raw: Any, where: str, say: Say) -> dict[str, int]:
+def _parse_arcana(raw: Any, cid: str, say: Say) -> dict[str, int]:
     if not isinstance(raw, dict):
-        say("arcana", f"{where}: missing value for arcana ({', '.join(ARCANA)})")
+        say("arcana", problem("card_arcana_missing", card=cid, known=", ".join(ARCANA)))
         return dict.fromkeys(ARCANA, 0)
     for key in raw:
         if key not in ARCANA:
-            hint = _suggestion(key, ARCANA)
-            say(f"arcana.{key}", f'{where}: unknown arcanum "{key}" in arcana{hint}')
+            close, hint = _suggestion(key, ARCANA)
+            said = problem(f"card_arcanum_unknown{close}", card=cid, value=key, **hint)
+            say(f"arcana.{key}", said)
     values = {}
     for arcanum in ARCANA:
         value = raw.get(arcanum)
         if value is None:
-            say(f"arcana.{arcanum}", f"{where}: missing value for arcana.{arcanum}")
+            say(f"arcana.{arcanum}", problem("card_missing", card=cid, field=f"arcana.{arcanum}"))
             value = 0
         elif isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= LARGEST:
-            say(
-                f"arcana.{arcanum}",
-                f"{where}: arcana.{arcanum} must be a whole number from 0 to {LARGEST}, "
-                f"not {shown(value)}",
+            said = problem(
+                "card_arcanum_range", card=cid, arcanum=arcanum, largest=LARGEST, value=shown(value)
             )
+            say(f"arcana.{arcanum}", said)
             value = 0
         values[arcanum] = value
     return values
@@ -475,43 +474,49 @@ def _check_totals(
     for gid in guilds:
         have = Counter(c.kind for c in cards.values() if c.guild == gid)
         if any(have[kind] != n for kind, n in GUILD_CARDS.items()) or sum(have.values()) != 12:
-            shown = ", ".join(f"{have[kind]} {kind}" for kind in GUILD_CARDS)
-            problems.append(
-                f'guild "{gid}": needs exactly 1 base + 9 agent + 1 location + 1 relic, has {shown}'
-            )
+            counts = {kind: have[kind] for kind in GUILD_CARDS}
+            problems.append(problem("guild_cards", guild=gid, **counts))
     if len(guilds) < 2:
-        problems.append(f"guilds: a game needs at least 2 guilds, the catalog has {len(guilds)}")
+        problems.append(problem("too_few_guilds", count=len(guilds)))
     market = [c for c in cards.values() if c.is_market]
     if len(market) < MOST_PILES * PILE_SIZE:
-        problems.append(
-            f"too few market cards for the piles: {len(market)}, "
-            f"need {MOST_PILES * PILE_SIZE} ({MOST_PILES} piles of {PILE_SIZE})"
+        need = MOST_PILES * PILE_SIZE
+        said = problem(
+            "too_few_market", count=len(market), need=need, piles=MOST_PILES, size=PILE_SIZE
         )
+        problems.append(said)
     ends = [c.id for c in cards.values() if c.kind == "game_end"]
     if len(ends) != 1:
-        problems.append(f"cards: need exactly 1 game_end card, found {len(ends)}")
+        problems.append(problem("game_end_count", count=len(ends)))
     fiefs = {c.fief for c in market}
     for task in (c for c in cards.values() if c.kind == "task"):
         if task.fief is not None and fiefs and task.fief not in fiefs:
-            sentence = f'card "{task.id}": unknown fief "{task.fief}" in fief (no market card)'
-            problems.at(numbers[task.id], "fief", sentence)
+            said = problem("card_fief_unknown", card=task.id, value=task.fief)
+            problems.at(numbers[task.id], "fief", said)
 
 
-def _unknown_keys(raw: dict, known: tuple[str, ...], where: str, say: Say) -> None:
+def _unknown_keys(
+    raw: dict, known: tuple[str, ...], code: str, where: dict[str, str], say: Say
+) -> None:
+    """Each key not `known`: problem `code` (or `code`_close with a likely meant key)."""
     for key in raw:
         if key not in known:
-            say(str(key), f"{where}{key}: unknown key{_suggestion(key, known)}")
+            close, hint = _suggestion(key, known)
+            say(str(key), problem(code + close, **where, key=key, **hint))
 
 
 def _anywhere(problems: list[str]) -> Say:
-    """A `say` for problems about no one card: only the sentence is kept."""
-    return lambda _key, sentence: problems.append(sentence)
+    """A `say` for problems about no one card: only the problem is kept."""
+    return lambda _key, said: problems.append(said)
 
 
-def _suggestion(key: str, known: tuple[str, ...]) -> str:
-    """ " (did you mean tie_arcanum?)" for a typo, else the keys that may be there."""
+def _suggestion(key: str, known: tuple[str, ...]) -> tuple[str, dict[str, str]]:
+    """("_close", {"close": "tie_arcanum"}) for a typo (the problem's code ends "_close"),
+    else ("", {"known": the keys that may be there})."""
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]}?)" if close else f" (known: {', '.join(known)})"
+    if close:
+        return "_close", {"close": close[0]}
+    return "", {"known": ", ".join(known)}
 
 
 def _too_deep(data: Any) -> str | None:

@@ -18,6 +18,7 @@ from engine.arcana.view import pending
 from engine.protocol import Rejection
 
 MAX_ROUNDS = 60  # a playout stops here and reports finished False
+POLICIES = ("random", "sensible")
 
 
 def random_playout(
@@ -31,7 +32,10 @@ def random_playout(
     """Play one complete game; returns actions, rounds, finished (and setup + lines if
     `record`). `variant` None picks basic or advanced at random; `policy` is "random"
     (uniform legal actions) or "sensible" (`sensible_action`); `catalog` a catalog or its
-    name (default the sample)."""
+    name (default the sample). An unknown `policy` is refused (ValueError): a misspelt
+    "sensible" would otherwise play random games."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r} (policies: {', '.join(POLICIES)})")
     variant = variant or rng.choice(VARIANTS)
     deck = load_catalog(catalog)
     piles = deal_piles(rng, deck, players)

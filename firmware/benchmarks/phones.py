@@ -55,7 +55,7 @@ class StreamedTable(EmulatedTable):
         self.fetched: dict[int, int] = {}  # phone -> the last version it fetched
         self.report: dict[str, Any] | None = None
         self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()  # the web app's Asks
-        self.after_event: list[Any] = []  # as the service loop's hooks
+        self.when_settled: list[Any] = []  # as the service loop's hooks
         self.on_event: list[Any] = []
         profile = load_profile("full-table")
         profile = dataclasses.replace(profile, web=WebSpec(True, 8080, False))
@@ -141,12 +141,13 @@ class StreamedTable(EmulatedTable):
 
     def handle(self, event: Event) -> None:
         """The event through the companion, then the loop's hooks, as the service loop runs
-        them."""
+        them: `on_event` after each, `when_settled` after the last one queued."""
         super().handle(event)
         for seen in self.on_event:
             seen(event)
-        for hook in self.after_event:
-            hook()
+        if not self.inbox:
+            for hook in self.when_settled:
+                hook()
 
     def _answer_asks(self) -> None:
         while True:

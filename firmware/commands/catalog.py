@@ -3,7 +3,8 @@
 arcana-table catalog check FILE
     prints `ok: N cards` and exits 0, or every problem on stderr, one line each naming the
     file and the place (`my.toml: [guilds.thieves] tie_arcanumm: unknown key (did you mean
-    tie_arcanum?)`, `my.toml: card "m_agent_07": ...`), and exits 2.
+    tie_arcanum?)`, `my.toml: card "m_agent_07": ...`), and exits 2. `--language de` (or fa)
+    says the problems as the owner's pages of a table in that language do; English by default.
 arcana-table catalog playtest [FILE] --policy sensible --games 100
     plays whole games with the catalog (default: the shipped sample) and prints how many
     rounds they took, as JSON: is the deck tuned for games of sensible length?
@@ -20,12 +21,16 @@ from collections import Counter
 from typing import Any
 
 from firmware.commands.refusal import EXIT_REFUSED, printable, whole, whole_list
+from firmware.language import DEFAULT, catalog_problem, codes, using
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     jobs = parser.add_subparsers(dest="job", metavar="JOB", required=True)
     check = jobs.add_parser("check", help="check a catalog file and list every problem")
     check.add_argument("file", help="a catalog TOML file (see docs/catalog-template.toml)")
+    check.add_argument(
+        "--language", choices=codes(), default=DEFAULT, help="the problems' language (default en)"
+    )
     playtest = jobs.add_parser("playtest", help="rounds per game of bot games with a catalog")
     playtest.add_argument("file", nargs="?", default="sample", help="catalog file or shipped name")
     playtest.add_argument("--policy", choices=("sensible", "random"), default="sensible")
@@ -44,6 +49,13 @@ def _catalog_ref(name: str) -> str:
     return name if name.isidentifier() else (name if "/" in name else f"./{name}")
 
 
+def _terminal(line: str) -> str:
+    """A line for the terminal (`printable`), keeping Persian's zero-width non-joiner inside
+    words (it is part of the spelling) and dropping the right-to-left mark that leads a
+    sentence for the pages (a terminal line has no paragraph direction to set)."""
+    return "\u200c".join(printable(part) for part in line.replace("\u200f", "").split("\u200c"))
+
+
 def run(args: argparse.Namespace) -> int:
     from engine.arcana.catalog import CatalogError, load_catalog
 
@@ -52,8 +64,9 @@ def run(args: argparse.Namespace) -> int:
     except CatalogError as err:
         # one line per problem, each naming the file and the place: `FILE: [section] key: ...`
         print(printable(f"{args.file}: {len(err.problems)} problem(s)"), file=sys.stderr)
-        for problem in err.problems:
-            print(printable(f"{args.file}: {problem}"), file=sys.stderr)
+        with using(getattr(args, "language", DEFAULT)):  # playtest has no --language
+            for problem in err.problems:
+                print(_terminal(f"{args.file}: {catalog_problem(problem)}"), file=sys.stderr)
         return EXIT_REFUSED
     if args.job == "check":
         print(f"ok: {len(catalog.cards)} cards")

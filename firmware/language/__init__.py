@@ -63,7 +63,7 @@ class Language:
         """ "rtl" for a right-to-left language (Persian), else "ltr"."""
         return "rtl" if self.code in RIGHT_TO_LEFT else "ltr"
 
-    def text(self, key: str, **params: Any) -> str:
+    def text(self, key: str, /, **params: Any) -> str:
         """The sentence of `key` with its `{placeholders}` filled; an unknown key is a bug
         (KeyError), caught by the tests that render every screen in every language."""
         template = self.texts[key]
@@ -145,7 +145,7 @@ def using(code: str | None, digits: str | None = None) -> Iterator[Language]:
         _current.reset(token)
 
 
-def text(key: str, **params: Any) -> str:
+def text(key: str, /, **params: Any) -> str:
     """The sentence of `key` in the current language (see `using`)."""
     return current().text(key, **params)
 
@@ -165,6 +165,17 @@ def refusal(code: str, message: str, **params: Any) -> str:
         return text(key, **params)
     except KeyError:  # the sentence wants a name this refusal did not come with
         return message
+
+
+def catalog_problem(said: str) -> str:
+    """A problem `catalog check` found, in the current language: the catalog's
+    `catalog_check.<code>` filled with the problem's values (engine/arcana/problems.py's
+    Problem). In English, and for a sentence without a code, the sentence as it was said:
+    the engine's English is en.toml's word for word, so the CLI and the pages agree."""
+    code = getattr(said, "code", None)
+    if code is None or current().code == DEFAULT:
+        return str(said)
+    return text(f"catalog_check.{code}", **said.params)  # type: ignore[attr-defined]
 
 
 def local_name(name: str, own: Mapping[str, str] | None = None) -> str:

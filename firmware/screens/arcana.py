@@ -13,6 +13,7 @@ from firmware.language import text as tr
 from firmware.screens.canvas import PAPER, Canvas, font
 from firmware.screens.general import message
 from firmware.screens.layout import (
+    above,
     alert_block,
     columns,
     heading,
@@ -31,7 +32,7 @@ from firmware.screens.models import (
     StakeScreen,
     StruggleScreen,
 )
-from firmware.screens.shaping import RLM
+from firmware.screens.shaping import RLM, is_rtl
 from firmware.screens.short_forms import forms, short_form
 
 Size = tuple[int, int]
@@ -71,6 +72,8 @@ def _stake_tall(canvas: Canvas, screen: StakeScreen) -> None:
     big = len(screen.guilds) <= 3
     pitch = 16 if big else 12
     top = 15 + (49 - pitch * len(screen.guilds[:4])) // 2
+    if big:  # the medium digits stand 3 rows higher: their top off the rule at row 12
+        top = max(top, 16)
     for index, guild in enumerate(screen.guilds[:4]):
         _guild_entry(canvas, 48, top + index * pitch, 80, guild, "medium" if big else "small")
 
@@ -84,16 +87,24 @@ def _stake_short(canvas: Canvas, screen: StakeScreen) -> None:
     right = canvas.text(0, 1 if face == "medium" else 3, number, font=face, width=24)
     canvas.text(right + 4, 3, screen.card)
     canvas.icon(screen.arcanum.value, 0, 15)
+    # two lines of 10 rows from row 12 to the last: a controlling guild's box holds its
+    # name's ink (an umlaut above, a descender below), apart from the title's
     for index, guild in enumerate(screen.guilds[:4]):
         x = 14 + (index % 2) * 58
-        y = 15 + (index // 2) * 9
-        _guild_entry(canvas, x, y, 56, guild, "small")
+        y = 13 + (index // 2) * 10
+        _guild_entry(canvas, x, y, 56, guild, "small", box=(1, 8))
     if not screen.guilds:
         canvas.text(14, 18, tr("stake.no_agents"), width=canvas.width - 14, align="center")
 
 
 def _guild_entry(
-    canvas: Canvas, x: int, y: int, width: int, guild: GuildAtStake, number_font: str
+    canvas: Canvas,
+    x: int,
+    y: int,
+    width: int,
+    guild: GuildAtStake,
+    number_font: str,
+    box: tuple[int, int] = (2, 8),
 ) -> None:
     """Label on the left (inverted when the guild controls the stake: its mark); on the
     right the strength, then "+N" and a card back if hidden.
@@ -118,7 +129,7 @@ def _guild_entry(
         return
     label = short_form(guild.label, "small", room - 2)
     used = min(small.width(label), room - 2)
-    canvas.box(x, y - 2, x + used + 1, y + 8)
+    canvas.box(x, y - box[0], x + used + 1, y + box[1])  # rows above and below y
     canvas.text(x + 1, y, label, width=used, fill=PAPER)
 
 
@@ -226,84 +237,90 @@ def render_round_results(screen: RoundResultsScreen, size: Size = FULL) -> Image
         heading(canvas, 1, title)
         columns(canvas, entries, top=16, big=True)
         canvas.text(0, 45, unwon, align="center")
-        canvas.text(0, 56, tr("results.go_on"), align="center")
+        canvas.text(0, above(tr("results.go_on"), 56, 63), tr("results.go_on"), align="center")
     else:
         heading(canvas, 1, title)
         columns(canvas, entries, top=13, big=False)
-        canvas.text(0, 24, unwon, align="center")
+        canvas.text(0, above(unwon, 24, canvas.height - 1), unwon, align="center")
     return canvas.image
 
 
 def render_ranking(screen: RankingScreen, size: Size = FULL) -> Image.Image:
-    """The final ranking: rank, name, points; winners (rank 1) drawn inverted."""
+    """The final ranking: rank, name, points; winners (rank 1) drawn inverted. Each row's ink
+    stays in its own rows, one blank row apart from the next row's (and from a box)."""
     canvas = Canvas(size)
     players = screen.players[:4]
+    rtl = current().direction == "rtl"
     if canvas.tall:
-        heading(canvas, 1, screen.title or tr("score.ranking"))
-        # Persian names need taller rows (their ink up to 14 rows in the small font): the
+        title = screen.title or tr("score.ranking")
+        top, _ = font("small").ink_rows(title)
+        heading(canvas, max(1, -top), title)  # a Persian heading's dots on the first row
+        # Persian names need taller rows (their ink up to 12 rows in the small font): the
         # rows share out the room when fewer than four players leave it
-        pitch = min(16, 52 // max(len(players), 1)) if current().direction == "rtl" else 13
+        pitch = min(16, 52 // max(len(players), 1)) if rtl else 13
         for index, player in enumerate(players):
             _ranking_row(canvas, 0, 12 + index * pitch, canvas.width, pitch, player, "medium")
     else:
-        cells = 1 if len(players) <= 3 else 2
+        # from three players on two cells side by side: rows of 16, not 10, keep a name's
+        # descender (or a Persian tail) off the next row
+        cells = 1 if len(players) <= 2 else 2
         width = canvas.width // cells
         pitch = 32 // ((len(players) + cells - 1) // cells or 1)
         pitch = min(pitch, 16)
         for index, player in enumerate(players):
             column = index % cells
-            x = (cells - 1 - column if current().direction == "rtl" else column) * width
+            x = (cells - 1 - column if rtl else column) * width
             y = (index // cells) * pitch
             _ranking_row(canvas, x, y, width - (2 if cells > 1 else 0), pitch, player, "small")
     return canvas.image
 
 
 def _ranking_row(canvas, x, y, width, height, player, name_font) -> None:
+    """One row of the ranking. Its ink keeps to rows y + 1 to y + height - 1, so a name's
+    tail never shares a row with the next name (nor meets the box of a winner below): a name
+    whose ink does not fit there in the row's font takes the small font, then its short
+    forms. A winner's box takes the same rows, a row apart from the next winner's box (and
+    from the heading's ink)."""
     winner = player.rank == 1
     fill = PAPER if winner else 1
+    rtl = current().direction == "rtl"
     if winner:
-        canvas.box(x, y, x + width - 1, y + height - 1)
+        canvas.box(x, y + 1, x + width - 1, y + height - 1)
     caps = 10 if name_font == "medium" else 7
-    text_y = y + (height - caps) // 2
-    number_y = text_y
+    number_y = y + 1 + (height - 1 - caps) // 2
     points = str(player.points)
     points_width = font(name_font).width(points)
-    if current().direction == "rtl":  # mirrored: the rank on the right, the points on the left
+    if rtl:  # mirrored: the rank on the right, the points on the left
         rank = f"{RLM}{player.rank}."  # its dot on the left, where a Persian reader ends
         rank_left = x + width - 1 - font(name_font).width(rank)
         canvas.text(rank_left, number_y, rank, font=name_font, fill=fill)
         canvas.text(x + 1, number_y, points, font=name_font, fill=fill)
         name_x = x + points_width + 4
-        # Persian letters reach 3 rows above and 5 below a Latin line: a name whose ink is
-        # taller than its row takes the small font, placed by its ink, never above its row
-        # (the row above may be a winner's box); a tail may reach the next row's first one
-        face = name_font
-        top, bottom = font(face).ink_rows(player.name)
-        if bottom - top + 1 > height - 1:
-            face = "small"
-            top, bottom = font(face).ink_rows(player.name)
-            text_y = y + max(0, (height - (bottom - top + 1)) // 2) - top
-        canvas.text(
-            name_x,
-            text_y,
-            player.name,
-            font=face,
-            fill=fill,
-            width=rank_left - 3 - name_x,
-            align="right",
-        )
-        return
-    rank_right = canvas.text(x + 1, number_y, f"{player.rank}.", font=name_font, fill=fill)
-    canvas.text(x + width - points_width - 1, number_y, points, font=name_font, fill=fill)
-    name_x = rank_right + 3
-    canvas.text(
-        name_x,
-        text_y,
-        player.name,
-        font=name_font,
-        fill=fill,
-        width=x + width - points_width - 4 - name_x,
-    )
+        name_width = rank_left - 3 - name_x
+    else:
+        rank_right = canvas.text(x + 1, number_y, f"{player.rank}.", font=name_font, fill=fill)
+        canvas.text(x + width - points_width - 1, number_y, points, font=name_font, fill=fill)
+        name_x = rank_right + 3
+        name_width = x + width - points_width - 4 - name_x
+    face, name, name_y = _ranking_name(player.name, name_font, y + 1, y + height - 1, number_y)
+    canvas.text(name_x, name_y, name, font=face, fill=fill, width=name_width, align="left")
+
+
+def _ranking_name(name: str, name_font: str, first: int, last: int, number_y: int):
+    """The font, text and y of a ranking name whose ink fits rows first to last: a Latin
+    name on the numbers' baseline when it fits there, else (and a Persian name always)
+    centred by its ink (descenders, dots and tails)."""
+    caps = {"medium": 10, "small": 7}
+    candidates = [(name_font, name), ("small", name), *(("small", f) for f in forms(name))]
+    for face, text in candidates:
+        top, bottom = font(face).ink_rows(text)
+        by_ink = first + (last - first + 1 - (bottom - top + 1)) // 2 - top
+        on_baseline = number_y + caps[name_font] - caps[face]
+        for text_y in (by_ink,) if is_rtl(text) else (on_baseline, by_ink):
+            if first <= text_y + top and text_y + bottom <= last:
+                return face, text, text_y
+    top, _ = font("small").ink_rows(name)
+    return "small", name, first - top
 
 
 def render_breakdown(screen: BreakdownScreen, size: Size = FULL) -> Image.Image:

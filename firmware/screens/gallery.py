@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from PIL import Image
@@ -182,19 +183,28 @@ EXAMPLES: dict[str, m.Screen] = {
     "undo": m.UndoScreen("Ann placed an agent on stake 2"),
 }
 
+
+def like(example: str, /, **changes: object) -> m.Screen:
+    """An example of another language: the English `example` with its words changed (the
+    same screen, the same shape)."""
+    return replace(EXAMPLES[example], **changes)  # type: ignore[type-var]
+
+
 # Persian (right to left, shaped; firmware/screens/shaping.py): names and sentences in the words
 # of the Res Arcana rules, name and value columns mirrored, icons and big digits in place.
 PERSIAN_EXAMPLES: dict[str, m.Screen] = {
-    "seat_fa": m.SeatScreen(
-        name="مریم", essences=m.Essences(fire=3, life=0, calm=12, death=1, gold=9), vp=7
+    "seat_fa": like(
+        "seat", name="مریم", essences=replace(EXAMPLES["seat"].essences, gold=9), your_turn=False
     ),
-    "victory_check_fa": m.VictoryCheckScreen(
-        round=6,
+    "victory_check_fa": like(
+        "victory_check",
         scores=(m.Strength("مریم", 11), m.Strength("علی", 9), m.Strength("سارا", 10)),
         winners=("مریم",),
     ),
-    "prompt_fa": m.PromptScreen("کارت را روی جایگاه بگذارید", title="جایگاه ۱"),
-    "choice_fa": m.ChoiceScreen("بازی را انتخاب کنید", ("آرکانا", "رس آرکانا"), selected=1),
+    "prompt_fa": like("setup_seat", text="کارت را روی جایگاه بگذارید", title="جایگاه ۱"),
+    "choice_fa": like(
+        "choice_game", title="بازی را انتخاب کنید", options=("آرکانا", "رس آرکانا"), selected=1
+    ),
     # the ranking mirrored: rank on the right, then the name, the points on the left
     "ranking_fa": m.RankingScreen(
         players=(
@@ -204,9 +214,11 @@ PERSIAN_EXAMPLES: dict[str, m.Screen] = {
             m.RankedPlayer(4, "رضا", 9),
         )
     ),
-    "refusal_fa": m.RefusalScreen("این کنش ۲ طلا و ۱ جوهر دیگر لازم دارد"),
+    # the places and monuments read from their labels on the right (from the right at 128x32)
+    "res_status_fa": like("res_status", turn="جادوگر آتش"),
+    "refusal_fa": like("refusal", reason="این کنش ۲ طلا و ۱ جوهر دیگر لازم دارد"),
     # the widest of fa.toml's undo sentences ("used {card}"), with the Persian Bone Dragon
-    "undo_fa": m.UndoScreen("قدرت اژدهای استخوانی را فعال کرد"),
+    "undo_fa": like("undo", action="قدرت اژدهای استخوانی را فعال کرد"),
 }
 EXAMPLES.update(PERSIAN_EXAMPLES)
 

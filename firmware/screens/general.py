@@ -122,84 +122,101 @@ def render_undo(screen: UndoScreen, size: Size = FULL) -> Image.Image:
 def render_choice(screen: ChoiceScreen, size: Size = FULL) -> Image.Image:
     """A list chosen with the buttons: the selected option inverted, a hint at the bottom.
 
-    At most three options show at once on 128x64 (one on 128x32), scrolled so the selected
-    one is visible; two in right-to-left (Persian) text, whose dots and tails need taller rows
-    (`_choice_rtl`).
+    Two options show at once on 128x64 (one on 128x32), scrolled so the selected one is
+    visible. Each text is placed by its ink (`Font.ink_rows`), so descenders (the g of
+    "Language") and Persian dots and tails stay inside their box and on the panel.
     """
     canvas = Canvas(size)
     count = len(screen.options)
     selected = min(max(screen.selected, 0), count - 1) if count else 0
     position = f"{selected + 1}/{count}" if count else ""
-    if canvas.tall and is_rtl(screen.title):
-        _choice_rtl(canvas, screen, selected, position, screen.hint or tr("choice.hint"))
-    elif canvas.tall:
-        canvas.box(0, 0, canvas.width - 1, 10)
-        position_width = font("small").width(position)
-        canvas.text(canvas.width - position_width - 2, 2, position, fill=PAPER)
-        canvas.text(2, 2, screen.title, width=canvas.width - position_width - 8, fill=PAPER)
-        first = min(max(selected - 1, 0), max(count - 3, 0))
-        for row, index in enumerate(range(first, min(first + 3, count))):
-            y = 12 + row * 14
-            chosen = index == selected
-            if chosen:
-                canvas.box(0, y, canvas.width - 1, y + 13)
-                canvas.icon("turn", 2, y + 3, fill=PAPER)
-            canvas.text(
-                12,
-                y + 2,
-                screen.options[index],
-                font="medium",
-                width=canvas.width - 14,
-                fill=PAPER if chosen else 1,
-            )
-        canvas.text(0, 56, screen.hint or tr("choice.hint"), align="center")
+    if canvas.tall:
+        _choice_tall(canvas, screen, selected, position, screen.hint or tr("choice.hint"))
     else:
-        position_width = font("small").width(position)
-        mirror = is_rtl(screen.title)
-        canvas.text(0 if mirror else canvas.width - position_width, 1, position)
-        title_x = position_width + 4 if mirror else 0
-        canvas.text(title_x, 1, screen.title, width=canvas.width - position_width - 4)
-        canvas.box(0, 12, canvas.width - 1, canvas.height - 1)
-        if count:
-            canvas.icon("turn", 2, 16, fill=PAPER)
-            canvas.text(
-                12, 16, screen.options[selected], font="medium", width=canvas.width - 14, fill=PAPER
-            )
+        _choice_short(canvas, screen, selected, position)
     return canvas.image
 
 
+def _inked_y(face: str, text: str, top: int, rows: int) -> int:
+    """The y to draw the text at so its ink is centred in `rows` rows from row `top`."""
+    first, last = font(face).ink_rows(text)
+    return top + (rows - (last - first + 1)) // 2 - first
+
+
+def _choice_short(canvas: Canvas, screen: ChoiceScreen, selected: int, position: str) -> None:
+    """128x32: the title and count on the first rows, the selected option in an inverted box
+    below. A title whose ink reaches above its capitals (Persian's madda, a capital umlaut)
+    is drawn lower, so it starts on the first row; a Persian title's box starts lower too,
+    and its option takes the small font when the medium one's ink is taller than the box."""
+    small = font("small")
+    mirror = is_rtl(screen.title)
+    top, _ = small.ink_rows(screen.title)
+    y = max(1, -top)
+    position_width = small.width(position)
+    canvas.text(0 if mirror else canvas.width - position_width, y, position)
+    title_x = position_width + 4 if mirror else 0
+    # a Persian title ends two columns short of the edge: an alef's madda reaches past it
+    room = canvas.width - position_width - (6 if mirror else 4)
+    canvas.text(title_x, y, screen.title, width=room)
+    box_top = RTL_SHORT_BOX if mirror else 12
+    canvas.box(0, box_top, canvas.width - 1, canvas.height - 1)
+    if not screen.options:
+        return
+    option = screen.options[selected]
+    rows = canvas.height - box_top
+    canvas.icon("turn", 2, box_top + (rows - 12) // 2 if mirror else 16, fill=PAPER)
+    if not mirror:
+        canvas.text(12, 16, option, font="medium", width=canvas.width - 14, fill=PAPER)
+        return
+    # the same font for every option of the choice, so it does not change while scrolling
+    tallest = max(
+        font("medium").ink_rows(o)[1] - font("medium").ink_rows(o)[0] + 1 for o in screen.options
+    )
+    face = "medium" if tallest <= rows - 2 else "small"
+    y = _inked_y(face, option, box_top, rows)
+    canvas.text(12, y, option, font=face, width=canvas.width - 14, fill=PAPER)
+
+
 RTL_BAR = 15  # rows of the title bar of a right-to-left choice: the tallest title's ink
-RTL_ROW = 16  # rows of each option's box
+RTL_ROW = 16  # rows of each option's box (the small font)
+BAR = 11  # the title bar of a left-to-right choice: small capitals with umlauts and tails
+ROW = 18  # rows of each option's box: the medium font's Ä above, its g below (17 rows)
+RTL_SHORT_BOX = 16  # 128x32: where a right-to-left choice's box starts, below the title's ink
 
 
-def _choice_rtl(
+def _choice_tall(
     canvas: Canvas, screen: ChoiceScreen, selected: int, position: str, hint: str
 ) -> None:
-    """The 128x64 choice in Persian: each text placed by its ink, so a title's tails stay in
-    its bar, clear of the selected option's box, and an option's dots inside its box. The
-    count stands left of the title; two options show at once, in the small font, the hint's
-    last ink row on the panel's last row.
+    """The 128x64 choice: each text placed by its ink, so a title's ink stays in its bar,
+    clear of the selected option's box, and an option's ink (descenders, Persian dots and
+    tails) inside its box. Two options show at once (the selected one and the next), in the
+    medium font (Persian: the small one, its rows taller than Latin ones); the hint's last
+    ink row is the panel's last row. The count stands right of a title, left of a Persian one.
     """
     small = font("small")
-    canvas.box(0, 0, canvas.width - 1, RTL_BAR - 1)
-    top, bottom = small.ink_rows(screen.title)
-    y = (RTL_BAR - (bottom - top + 1)) // 2 - top
+    rtl = is_rtl(screen.title)
+    bar, row, face = (RTL_BAR, RTL_ROW, "small") if rtl else (BAR, ROW, "medium")
+    canvas.box(0, 0, canvas.width - 1, bar - 1)
     position_width = small.width(position)
-    canvas.text(2, y, position, fill=PAPER)
-    canvas.text(
-        position_width + 6, y, screen.title, width=canvas.width - position_width - 8, fill=PAPER
-    )
+    if rtl:
+        y = _inked_y("small", screen.title, 0, bar)
+        canvas.text(2, y, position, fill=PAPER)
+        title_x = position_width + 6
+    else:
+        y = 2
+        canvas.text(canvas.width - position_width - 2, y, position, fill=PAPER)
+        title_x = 2
+    canvas.text(title_x, y, screen.title, width=canvas.width - position_width - 8, fill=PAPER)
     count = len(screen.options)
     first = min(selected, max(count - 2, 0))  # the selected one and the next
-    for row, index in enumerate(range(first, min(first + 2, count))):
-        box_top = RTL_BAR + 1 + row * RTL_ROW
+    for line, index in enumerate(range(first, min(first + 2, count))):
+        box_top = bar + 1 + line * row
         chosen = index == selected
         if chosen:
-            canvas.box(0, box_top, canvas.width - 1, box_top + RTL_ROW - 1)
-            canvas.icon("turn", 2, box_top + (RTL_ROW - 12) // 2, fill=PAPER)
+            canvas.box(0, box_top, canvas.width - 1, box_top + row - 1)
+            canvas.icon("turn", 2, box_top + (row - 12) // 2, fill=PAPER)
         option = screen.options[index]
-        top, bottom = small.ink_rows(option)
-        y = box_top + (RTL_ROW - (bottom - top + 1)) // 2 - top
-        canvas.text(12, y, option, width=canvas.width - 14, fill=PAPER if chosen else 1)
+        y = _inked_y(face, option, box_top, row)
+        canvas.text(12, y, option, font=face, width=canvas.width - 14, fill=PAPER if chosen else 1)
     _, bottom = small.ink_rows(hint)
     canvas.text(0, canvas.height - 1 - bottom, hint, align="center")

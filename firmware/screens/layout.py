@@ -23,6 +23,12 @@ def title_row(canvas: Canvas, icon: str, number: str, text: str) -> bool:
     return shown
 
 
+def above(text: str, y: int, last: int, face: str = "small") -> int:
+    """y, or as many rows higher as keep the text's last ink row (a descender: the g of
+    "gewinnt") on row `last` at most: the panel's last row, or its box's."""
+    return min(y, last - font(face).ink_rows(text)[1])
+
+
 def heading(canvas: Canvas, y: int, text: str, face: str = "small") -> int:
     """A line of text across the whole width without a box: from the left edge, or (right to
     left, Persian) against the right edge, where its reading starts."""
@@ -85,8 +91,11 @@ def result_bar(canvas: Canvas, text: str) -> None:
         else:  # a long outcome in the small font, still whole
             canvas.text(1, 52, text, width=canvas.width - 2, align="center", fill=PAPER)
     else:
-        canvas.box(0, 23, canvas.width - 1, canvas.height - 1)
-        y = 23 if is_rtl(text) else 24  # Persian letters reach lower: keep their tails
+        # Persian letters reach lower: keep their tails; a Latin descender stays on the
+        # panel, the bar a row taller for an ascender then (the d of "Round 3: play on")
+        y = 23 if is_rtl(text) else above(text, 24, canvas.height - 1)
+        top = 23 if is_rtl(text) else min(23, y + font("small").ink_rows(text)[0])
+        canvas.box(0, top, canvas.width - 1, canvas.height - 1)
         canvas.text(1, y, text, width=canvas.width - 2, align="center", fill=PAPER)
 
 

@@ -6,9 +6,11 @@ from collections.abc import Callable
 
 from PIL import Image
 
+from firmware.language import current
 from firmware.language import text as tr
 from firmware.screens.canvas import PAPER, Canvas, font
-from firmware.screens.layout import alert_block, columns, heading, result_bar, to_play
+from firmware.screens.icons import icon
+from firmware.screens.layout import above, alert_block, columns, heading, result_bar, to_play
 from firmware.screens.models import (
     Essence,
     Essences,
@@ -23,6 +25,7 @@ from firmware.screens.short_forms import short_form
 Size = tuple[int, int]
 FULL: Size = (128, 64)
 CELL = 25  # five essence cells of 25 px fill 125 of the 128 columns
+MONUMENT_WIDTH = icon("monument").width
 
 
 def essence_row(
@@ -75,6 +78,7 @@ def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
         if screen.your_turn and not screen.passed:
             canvas.box(left, 22, right, canvas.height - 1)
             fill = PAPER
+        y = min(y, above(line, y, canvas.height - 1))  # a descender stays on the panel
         canvas.text(left + 1, y, line, width=right - left - 2, fill=fill)
     return canvas.image
 
@@ -105,10 +109,11 @@ def render_res_status(screen: ResStatusScreen, size: Size = FULL) -> Image.Image
                 canvas.text(11, 14, shown, font="medium")
             else:
                 canvas.text(11, 16, to_play(screen.turn, "small", canvas.width - 11) or turn)
-        canvas.text(0, 35, tr("res.places"))
-        _places(canvas, screen.places, x=44, y=33)
-        canvas.text(0, 52, tr("res.monuments"))
-        _monuments(canvas, screen.monuments_up, screen.monuments_hidden, x=72, y=49)
+        rtl = is_rtl(tr("res.places"))
+        x = _label(canvas, 35, tr("res.places"), rtl)
+        _places(canvas, screen.places, x=x if rtl else 44, y=33, rtl=rtl)
+        x = _label(canvas, 52, tr("res.monuments"), rtl)
+        _monuments(canvas, screen.monuments_up, screen.monuments_hidden, x if rtl else 72, 49, rtl)
         return canvas.image
     if screen.alert:
         alert_block(canvas, screen.alert, top=0)
@@ -118,23 +123,50 @@ def render_res_status(screen: ResStatusScreen, size: Size = FULL) -> Image.Image
     canvas.text(canvas.width - round_width, 3, round_text)
     room = canvas.width - round_width - 4
     if turn and (shown := to_play(screen.turn, "medium", room)):
-        canvas.text(0, 1, shown, font="medium", width=room)
+        # a Persian line's dots reach above its capitals: drawn lower, on the panel
+        canvas.text(0, max(1, -font("medium").ink_rows(shown)[0]), shown, font="medium", width=room)
     elif turn:
         canvas.text(0, 3, to_play(screen.turn, "small", room) or turn, width=room)
-    _places(canvas, screen.places, x=0, y=18)
-    _monuments(canvas, screen.monuments_up, screen.monuments_hidden, x=76, y=18)
+    # no labels here: the places first (on the left; from the right in Persian), then the
+    # monuments, in the same rows
+    rtl = current().direction == "rtl"
+    _places(canvas, screen.places, x=canvas.width if rtl else 0, y=18, rtl=rtl)
+    _monuments(
+        canvas,
+        screen.monuments_up,
+        screen.monuments_hidden,
+        canvas.width - 76 if rtl else 76,
+        18,
+        rtl,
+    )
     return canvas.image
 
 
-def _places(canvas: Canvas, places: tuple[Essence, ...], x: int, y: int) -> None:
+def _label(canvas: Canvas, y: int, label: str, rtl: bool) -> int:
+    """A row's label on the left, or (right to left) against the right edge; returns where
+    the row's figures start: for a right-to-left label, the x they end at, left of it."""
+    canvas.text(0, y, label, width=canvas.width)
+    return canvas.marks[-1].x0 - 5 if rtl else 0
+
+
+def _places(canvas: Canvas, places: tuple[Essence, ...], x: int, y: int, rtl: bool) -> None:
+    """The places of power still to buy, one essence icon each, from x: to the right, or
+    (right to left) leftwards from x, the first place nearest the label."""
     if not places:
-        canvas.text(x, y + 2, tr("res.none_left"))
+        if rtl:
+            canvas.text(0, y + 2, tr("res.none_left"), width=x)
+        else:
+            canvas.text(x, y + 2, tr("res.none_left"))
     for index, essence in enumerate(places[:5]):
-        canvas.icon(essence.value, x + index * 14, y)
+        canvas.icon(essence.value, x - 12 - index * 14 if rtl else x + index * 14, y)
 
 
-def _monuments(canvas: Canvas, up: int, hidden: int, x: int, y: int) -> None:
-    """A monument for each face-up one (a count beyond three), then "+N" for the hidden."""
+def _monuments(canvas: Canvas, up: int, hidden: int, x: int, y: int, rtl: bool) -> None:
+    """A monument for each face-up one (a count beyond three), then "+N" for the hidden:
+    from x to the right, or (right to left) leftwards from x, in the same reading order."""
+    if rtl:
+        _monuments_leftwards(canvas, up, hidden, x, y)
+        return
     if up > 3:
         x = canvas.text(x, y + 3, str(up)) + 2
         up = 1
@@ -144,6 +176,22 @@ def _monuments(canvas: Canvas, up: int, hidden: int, x: int, y: int) -> None:
         canvas.text(x + 2, y + 3, f"+{hidden}", width=canvas.width - x - 2)
     elif not up:
         canvas.text(x, y + 3, tr("res.none_left"))
+
+
+def _monuments_leftwards(canvas: Canvas, up: int, hidden: int, right: int, y: int) -> None:
+    """`_monuments` read from the right: the count, the monuments, then "+N" on the left."""
+    if up > 3:
+        canvas.text(0, y + 3, str(up), width=right, align="right")
+        right = canvas.marks[-1].x0 - 2
+        up = 1
+    for _ in range(up):
+        right -= MONUMENT_WIDTH
+        canvas.icon("monument", right, y)
+        right -= 2
+    if hidden:
+        canvas.text(0, y + 3, f"+{hidden}", width=right - 2, align="right")
+    elif not up:
+        canvas.text(0, y + 3, tr("res.none_left"), width=right)
 
 
 def render_production(screen: ProductionScreen, size: Size = FULL) -> Image.Image:
@@ -161,7 +209,7 @@ def render_production(screen: ProductionScreen, size: Size = FULL) -> Image.Imag
         essence_row(canvas, screen.gained, top=0, show=gained)
         tail = tr("res.production_short", round=screen.round)
         name = short_form(screen.name, "small", canvas.width - font("small").width(tail))
-        canvas.text(0, 24, f"{name}{tail}")
+        canvas.text(0, above(f"{name}{tail}", 24, canvas.height - 1), f"{name}{tail}")
     return canvas.image
 
 

@@ -40,6 +40,7 @@ from firmware.sim.table import BadInput, Outcome, Simulator
 from firmware.web import guard, stream
 from firmware.web.pages import Pages, no_icon
 from firmware.web.running import Running
+from firmware.web.sentences import said
 from firmware.web.stream import Stream
 from firmware.web.words import words_handler
 
@@ -78,7 +79,9 @@ def make_app(
 ) -> web.Application:
     """The web application around a Simulator (token: required on every API call if set;
     body_s: how long a request body may take to arrive)."""
-    app = guard.application(token, protected="/api/", body_s=body_s, middlewares=[_bad_input])
+    app = guard.application(
+        token, protected="/api/", body_s=body_s, middlewares=[_bad_input], language=_language
+    )
     app[TABLE] = Worker(table)
     app[STREAM] = Stream()
     app.router.add_get("/", PAGES.handler("index.html"))
@@ -156,7 +159,7 @@ async def _screen(request: web.Request) -> web.Response:
     except ValueError:
         scale = 0
     if not 1 <= scale <= MAX_SCALE:
-        raise BadInput(f"scale must be a whole number from 1 to {MAX_SCALE}")
+        raise BadInput(said("scale", most=MAX_SCALE))
     worker = request.app[TABLE]
     frame = await worker.run(worker.table.screen, request.match_info["display"])
     image = frame.convert("1")

@@ -25,6 +25,7 @@ from firmware.games import CONTROLLERS, GameShelf
 from firmware.language import text as say
 from firmware.language import using
 from firmware.tabletop import EmulatedTable
+from firmware.web.sentences import said
 from firmware.web.table_view import LEGEND_ROWS, BadInput, TableView, agents_face_up
 from hardware.profile import Profile, load_profile
 
@@ -74,9 +75,9 @@ class Simulator(TableView):
         """Place the card's tag on the pad's reader (and take it away)."""
         if not isinstance(pad, str) or pad not in self.pads:
             pads = ", ".join(self.pads)
-            raise BadInput(f"There is no pad {shown(pad)} on this table (pads: {pads})")
+            raise BadInput(said("no_pad", pad=shown(pad), pads=pads))
         if not isinstance(card, str) or card not in self.games.cards(None):
-            raise BadInput(f"There is no card {shown(card)} in either game")
+            raise BadInput(said("no_card", card=shown(card)))
         before = dict(self.top.companion.notices)
         self.top.tap(pad, card)
         refusal = self._new_notice(before, prefer=pad)
@@ -88,12 +89,10 @@ class Simulator(TableView):
     def press(self, name: Any, held: Any = False) -> Outcome:
         """Press a button (held: past its hold time; a held Undo redoes)."""
         if not isinstance(name, str) or name not in self.buttons:
-            raise BadInput(
-                f"There is no button {shown(name)} on this table "
-                f"(buttons: {', '.join(self.buttons)})"
-            )
+            buttons = ", ".join(self.buttons)
+            raise BadInput(said("no_button", button=shown(name), buttons=buttons))
         if not isinstance(held, bool):
-            raise BadInput('"held" must be true or false')
+            raise BadInput(said("held_bool"))
         before = dict(self.top.companion.notices)
         lines = self._lines()
         self.top.press(name, held=held)
@@ -149,7 +148,7 @@ class Simulator(TableView):
         """The exact frame the display driver last sent to this display."""
         if role not in self.displays:
             displays = ", ".join(self.displays)
-            raise BadInput(f"There is no display {shown(role)} (displays: {displays})")
+            raise BadInput(said("no_display", display=shown(role), displays=displays))
         return self.top.table.displays[role].frame()
 
     # -- inside ----------------------------------------------------------------------------

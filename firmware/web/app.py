@@ -55,6 +55,7 @@ from firmware.web.live import LiveTable
 from firmware.web.owner_catalog import OwnerCatalog
 from firmware.web.pages import Pages, no_icon
 from firmware.web.pairing import Device, Pairing, PairingRefused, Role
+from firmware.web.sentences import said
 from firmware.web.stream import Stream
 from firmware.web.table_view import BadInput
 from firmware.web.taps import Taps
@@ -73,6 +74,7 @@ PAGE_FILES = {
     "history.js": "text/javascript",
     "web.css": "text/css",
     "words.js": "text/javascript",
+    "api.js": "text/javascript",
 }
 PAGES = Pages("firmware.web", PAGE_FILES)
 OPEN_FILES = {"pair.js", "web.css", "words.js"}  # what the pairing page needs before pairing
@@ -100,7 +102,9 @@ def make_app(
     body_s: float = guard.BODY_S,
 ) -> web.Application:
     """The web app around a LiveTable; `address`/`port` go into the pairing QR codes."""
-    app = guard.application(None, body_s=body_s, middlewares=[_refusals, _paired])
+    app = guard.application(
+        None, body_s=body_s, middlewares=[_refusals, _paired], language=_refusal_language
+    )
     app[LIVE] = live
     app[PAIRING] = pairing
     app[STREAM] = Stream()
@@ -175,11 +179,7 @@ async def _paired(request: web.Request, handler: Handler) -> web.StreamResponse:
     if device is not None:
         request[DEVICE] = device
     elif not _is_open(request):
-        raise guard.Refused(
-            401,
-            "This phone is not paired with the table: scan the QR code on its status screen "
-            "(arcana-table pair shows one)",
-        )
+        raise guard.Refused(401, said("not_paired"))
     return await handler(request)
 
 
@@ -192,13 +192,13 @@ async def _refusals(request: web.Request, handler: Handler) -> web.StreamRespons
     except BadInput as err:
         raise guard.Refused(err.status, err.message) from None
     except TimeoutError:
-        raise guard.Refused(503, "The table did not answer in time; try again") from None
+        raise guard.Refused(503, said("no_answer")) from None
 
 
 def _owner(request: web.Request) -> Device:
     device = request[DEVICE]
     if device.role.kind != "owner":
-        raise guard.Refused(403, "Only the owner's phone may do this")
+        raise guard.Refused(403, said("owner_only"))
     return device
 
 
@@ -236,7 +236,7 @@ async def _revoke(request: web.Request) -> web.Response:
     body = guard.json_object(request, ("id",))
     me = request[DEVICE]
     if body["id"] != me.id and me.role.kind != "owner":
-        raise guard.Refused(403, "A phone may unpair itself only; the owner's phone, any")
+        raise guard.Refused(403, said("unpair_self_only"))
     gone = request.app[PAIRING].revoke(body["id"])
     response = web.json_response({"revoked": gone.to_json()})
     if gone.id == me.id:
@@ -263,14 +263,12 @@ async def _offer(request: web.Request) -> web.Response:
     body = guard.json_object(request, ())
     if body.get("spectator") is True:
         if not request.app[SETTINGS]["spectators"]:
-            raise guard.Refused(
-                403, "This table admits no spectators ([web] spectators = true in the profile)"
-            )
+            raise guard.Refused(403, said("no_spectators_profile"))
         role = Role.spectator()
     elif "seat" in body:
         role = Role.of_seat(body["seat"])
     else:
-        raise guard.Refused(400, 'Say whom to pair: {"seat": 1..4} or {"spectator": true}')
+        raise guard.Refused(400, said("say_whom"))
     offer = request.app[PAIRING].offer(role)
     request.app[LIVE].wake()  # the QR code on the status screen now
     return web.json_response({"offer": {"role": role.to_json(), "until": offer.until}})
@@ -289,7 +287,7 @@ def _seat_of(device: Device, request: web.Request) -> int | None:
     """The player index a device may see the hand of (None: the public table only)."""
     role = device.role
     if role.kind == "spectator" and not request.app[SETTINGS]["spectators"]:
-        raise guard.Refused(403, "This table admits no spectators now")
+        raise guard.Refused(403, said("no_spectators_now"))
     return role.seat - 1 if role.kind == "seat" and role.seat is not None else None
 
 
@@ -306,6 +304,11 @@ async def _state(request: web.Request) -> web.Response:
 async def _language(request: web.Request) -> str | None:
     live = request.app[LIVE]
     return await live.ask(live.companion.current_language)
+
+
+async def _refusal_language(request: web.Request) -> str | None:
+    """The language of the game last drawn: a refusal does not wait for a busy table."""
+    return request.app[LIVE].language
 
 
 async def _events(request: web.Request) -> web.StreamResponse:

@@ -8,12 +8,17 @@ answers (a guild without its 12 cards, too few market cards, no game-end card). 
 from the rest without a second checker, the catalog is padded with stand-in cards for what
 it lacks and checked again: whatever the padded catalog still has is a problem of the
 entries (a wrong value, an unknown key, a duplicate id, a guild with a card too many).
+
+Each sentence is the checker's Problem (engine/arcana/problems.py: a code and its values);
+`said_in(language, problems)` says them in the page's language (firmware/language's
+`[catalog_check]`), English as `catalog check` prints them.
 """
 
 from __future__ import annotations
 
 import copy
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from engine.arcana.catalog import (
@@ -24,16 +29,23 @@ from engine.arcana.catalog import (
     CatalogError,
     parse_catalog,
 )
+from engine.arcana.problems import Problem, problem
+from firmware.language import catalog_problem, using
 
 STAND_IN = "stand-in·"  # stand-in ids begin so; an owner's card id would not
 MAX_GUILDS = 16  # the box has 4; the checker's guild checks grow with guilds x cards
+# The problems these pages find before the checker does, by code (English; firmware/language's
+# `[catalog_check]` has them with the checker's).
+SENTENCES = {"too_many_guilds": "guilds: {count} guilds, more than {most} (the box has 4)"}
 
 
 def check_entries(data: Any, label: str = "catalog") -> tuple[list[str], list[str]]:
     """(problems of the entries, what is lacking), in the checker's sentences."""
     guilds = data.get("guilds") if isinstance(data, dict) else None
     if isinstance(guilds, dict) and len(guilds) > MAX_GUILDS:  # checked in no time, then
-        return [f"guilds: {len(guilds)} guilds, more than {MAX_GUILDS} (the box has 4)"], []
+        params = {"count": len(guilds), "most": MAX_GUILDS}
+        sentence = SENTENCES["too_many_guilds"].format(**params)
+        return [Problem("too_many_guilds", sentence, params)], []
     everything = _problems(data, label)
     if not everything or not isinstance(data, dict):
         return everything, []
@@ -49,8 +61,20 @@ def _problems(data: Any, label: str) -> list[str]:
     except CatalogError as err:
         return list(err.problems)
     except (RecursionError, TypeError, AttributeError):  # no catalog shape at all
-        return ["a catalog is a table with name, guilds and cards"]
+        return [problem("not_a_catalog")]
     return []
+
+
+def said_in(language: str | None, problems: Iterable[str]) -> list[str]:
+    """The problems in `language` (None: the table's first, English): a checker's problem by
+    its code, any other sentence as it is."""
+    with using(language):
+        return [catalog_problem(said) for said in problems]
+
+
+def fields_said_in(language: str | None, fields: dict[str, list[str]]) -> dict[str, list[str]]:
+    """A card's problems by field (`card_problems`) in `language`."""
+    return {key: said_in(language, sentences) for key, sentences in fields.items()}
 
 
 def padded_catalog(data: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,9 @@ when asked).
 A bound tag (its written id, else its binding, naming a card of the file) opens that card; a
 new tag opens a form made from the card saved before it (`next_entry`: the same kind, guild
 or arcanum, fief, VP; the next number in its id and name; the values left to type).
+
+The checker's problems are said in the table's language (the page's: the game shown, else
+the table's first), English word for word as `arcana-table catalog check` prints them.
 """
 
 from __future__ import annotations
@@ -30,8 +33,10 @@ from engine.arcana.catalog import CatalogError, card_problems
 from firmware.enrollment import EnrollError, normalise_uid
 from firmware.journal import JournalError
 from firmware.web import guard
+from firmware.web.catalog_checks import fields_said_in, said_in
 from firmware.web.catalog_save import CatalogSaveError, read_catalog, save_catalog_entries
 from firmware.web.catalog_taps import CardTap, CatalogTaps, write_card_id
+from firmware.web.sentences import said
 
 # What a new card takes from the card before it; its arcana are the owner's to type.
 CARRIED = ("kind", "guild", "main", "fief", "effect", "vp", "count")
@@ -55,7 +60,7 @@ class CatalogForm:
         self.owner(request)
         body = guard.json_object(request, ("on",))
         if not isinstance(body["on"], bool):
-            raise guard.Refused(400, 'Say {"on": true} to build the catalog, {"on": false} to stop')
+            raise guard.Refused(400, said("building_on_off"))
         live = self.live
         if body["on"]:
             await live.ask(self.taps.start, live.companion)
@@ -72,7 +77,7 @@ class CatalogForm:
             games.use_catalog(str(self.path))
             check: dict[str, Any] = {"ok": True, "cards": len(games.catalog.cards)}
         except CatalogError as err:
-            shown = err.problems[:MOST_SHOWN]
+            shown = said_in(self.live.companion.current_language(), err.problems[:MOST_SHOWN])
             check = {"ok": False, "problems": shown, "more": len(err.problems) - len(shown)}
         self.taps.stop(self.live.companion)
         return {"check": check, "playing": games.catalog.name}
@@ -107,7 +112,10 @@ class CatalogForm:
         self.owner(request)
         entry, replaces = _draft(guard.json_object(request, ("entry",)))
         entry = self._with_the_rest(entry, replaces)
-        return web.json_response({"problems": self._problems(entry, replaces)})
+        language = await self._language()
+        return web.json_response(
+            {"problems": fields_said_in(language, self._problems(entry, replaces))}
+        )
 
     async def save(self, request: web.Request) -> web.Response:
         self.owner(request)
@@ -115,19 +123,19 @@ class CatalogForm:
         entry, replaces = _draft(body)
         entry = self._with_the_rest(entry, replaces)
         uid, pad, write, rebind = _binding(body)
-        problems = self._problems(entry, replaces)
+        problems = self._problems(entry, replaces)  # said in the page's language by _refused
         if problems:
             first = next(iter(problems.values()))[0]
-            return _refused(400, f"Not saved: {first}", problems)
+            return await _refused(request, 400, said("not_saved", problem=first), problems)
         card = str(entry["id"])
         live = self.live
         if uid is not None:
             current = await live.ask(lambda: live.journal.bindings().get(uid))
             if current not in (None, card, replaces) and not rebind:
-                return _refused(
+                return await _refused(
+                    request,
                     409,
-                    f"Not saved: tag {uid} stands for {current}; save again with re-bind to "
-                    f"make it {card}",
+                    said("tag_stands_for", uid=uid, current=current, card=card),
                     {},
                     rebind=current,
                 )
@@ -139,7 +147,9 @@ class CatalogForm:
                 ),
             )
         except CatalogSaveError as err:
-            return _refused(400, f"Not saved: {err.problems[0]}", {"": err.problems})
+            return await _refused(
+                request, 400, said("not_saved", problem=err.problems[0]), {"": err.problems}
+            )
         answer: dict[str, Any] = {"saved": card, "number": saved.numbers[card], "warnings": []}
         await live.ask(setattr, self.taps, "previous", card)
         if uid is not None:
@@ -158,7 +168,7 @@ class CatalogForm:
             )
         except (EnrollError, JournalError) as err:
             raise guard.Refused(
-                503, f"{card} is saved, but tag {uid} was not bound ({err}): save it again"
+                503, said("saved_not_bound", card=card, uid=uid, error=str(err))
             ) from None
         warnings = list(bound.warnings)
         written = False
@@ -169,11 +179,16 @@ class CatalogForm:
         return {"bound": bound.uid, "written": written, "warnings": warnings}
 
     # -- plumbing ---------------------------------------------------------------------------
+    async def _language(self) -> str | None:
+        """The language the page speaks: the game shown's, else the table's first."""
+        live = self.live
+        return await live.ask(live.companion.current_language)
+
     def _catalog(self) -> dict[str, Any]:
         try:
             return read_catalog(self.path)
         except CatalogSaveError as err:
-            raise guard.Refused(409, f"The catalog file cannot be used: {err}") from None
+            raise guard.Refused(409, said("catalog_unusable", problem=err.problems)) from None
 
     def _with_the_rest(self, entry: dict[str, Any], replaces: str | None) -> dict[str, Any]:
         """The form's fields and, of the card it changes, the keys the form has no field for."""
@@ -264,9 +279,9 @@ def _numbered(text: str, step: int) -> str | None:
 def _draft(body: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     entry, replaces = body["entry"], body.get("replaces")
     if not isinstance(entry, dict):
-        raise guard.Refused(400, "entry: a card is an object of its fields")
+        raise guard.Refused(400, said("entry_object"))
     if replaces is not None and not isinstance(replaces, str):
-        raise guard.Refused(400, "replaces: the id the card had, as text (or null)")
+        raise guard.Refused(400, said("replaces_text"))
     return entry, replaces
 
 
@@ -274,23 +289,26 @@ def _binding(body: dict[str, Any]) -> tuple[str | None, str | None, bool, bool]:
     uid, pad = body.get("uid"), body.get("pad")
     write, rebind = body.get("write", False), body.get("rebind", False)
     if not isinstance(write, bool) or not isinstance(rebind, bool):
-        raise guard.Refused(400, "write and rebind are true or false")
+        raise guard.Refused(400, said("write_rebind_bool"))
     if pad is not None and not isinstance(pad, str):
-        raise guard.Refused(400, "pad: the reader's name, as text")
+        raise guard.Refused(400, said("pad_text"))
     if uid is None:
         if write:
-            raise guard.Refused(400, "Writing the card id needs the tag: tap it first")
+            raise guard.Refused(400, said("write_needs_tag"))
         return None, None, False, rebind
     if not isinstance(uid, str):
-        raise guard.Refused(400, "uid: the tag's UID, as hex text")
+        raise guard.Refused(400, said("uid_text"))
     try:
         return normalise_uid(uid), pad, write, rebind
     except EnrollError as err:
         raise guard.Refused(400, str(err)) from None
 
 
-def _refused(
-    status: int, sentence: str, problems: dict[str, list[str]], **more: Any
+async def _refused(
+    request: web.Request, status: int, sentence: str, problems: dict[str, list[str]], **more: Any
 ) -> web.Response:
-    """A refusal that also lists the form's problems by field; nothing changed."""
-    return web.json_response({"error": sentence, "problems": problems, **more}, status=status)
+    """A refusal that also lists the form's problems by field, in the page's language;
+    nothing changed."""
+    shown = {field: await guard.say_all(request, each) for field, each in problems.items()}
+    error = await guard.say(request, sentence)
+    return web.json_response({"error": error, "problems": shown, **more}, status=status)

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.arcana.catalog import GUILD_CARDS, GUILD_NAMES, PLAYABLE
+from firmware.language import DEFAULT, codes, load
 from firmware.web.catalog_checks import check_entries
 
 MARKET_CARDS = 85
@@ -62,13 +63,28 @@ def _kind_count(cards: list[dict[str, Any]], kind: str) -> int:
 def _guild(gid: str, guilds: dict[str, Any], cards: list[dict[str, Any]]) -> dict[str, Any]:
     entry = guilds.get(gid)
     name = entry.get("name") if isinstance(entry, dict) else None
+    name = name if isinstance(name, str) else GUILD_NAMES.get(gid, gid)
+    own = entry.get("names") if isinstance(entry, dict) else None
     have = Counter(card.get("kind") for card in cards if card.get("guild") == gid)
     return {
         "id": gid,
-        "name": name if isinstance(name, str) else GUILD_NAMES.get(gid, gid),
+        "name": name,
+        "names": _names(name, own if isinstance(own, dict) else {}),
         "kinds": {kind: _count(have[kind], n) for kind, n in GUILD_CARDS.items()},
         **_count(sum(have[kind] for kind in GUILD_CARDS), sum(GUILD_CARDS.values())),
     }
+
+
+def _names(name: str, own: dict[str, Any]) -> dict[str, str]:
+    """A guild's name in each other language: the catalog's own `names`, else the sample
+    catalogs' (`[names]`: "Ferrymen" -> "Fährleute"); a language with neither is left out."""
+    found = {}
+    for code in codes():
+        local = own.get(code) if isinstance(own.get(code), str) else None
+        local = local or load(code).names.get(name)
+        if code != DEFAULT and local:
+            found[code] = local
+    return found
 
 
 def _market(cards: list[dict[str, Any]]) -> dict[str, Any]:

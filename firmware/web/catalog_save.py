@@ -40,6 +40,7 @@ from engine.arcana.catalog import (
     card_problems,
 )
 from firmware.errors import FirmwareError
+from firmware.web.sentences import said
 
 FILE_NAME = "catalog.toml"  # in the table's state directory: the only place the unit writes
 NEW_FILE = (
@@ -109,16 +110,18 @@ def _document(path: Path) -> tomlkit.TOMLDocument:
     except FileNotFoundError:
         text = NEW_FILE
     except OSError as err:
-        raise CatalogSaveError([f"cannot read {path.name} ({err.strerror})"]) from None
+        raise CatalogSaveError(
+            [said("save_unreadable", file=path.name, error=err.strerror)]
+        ) from None
     except UnicodeDecodeError:
-        raise CatalogSaveError([f"{path.name} is not UTF-8 text"]) from None
+        raise CatalogSaveError([said("save_not_utf8", file=path.name)]) from None
     try:
         tomllib.loads(text)  # tomlkit reads some files tomllib (the checker's) refuses
         return tomlkit.parse(text)
     except (tomllib.TOMLDecodeError, tomlkit.exceptions.TOMLKitError) as err:
-        raise CatalogSaveError([f"{path.name} is not valid TOML ({err}); fix it first"]) from None
+        raise CatalogSaveError([said("save_not_toml", file=path.name, error=str(err))]) from None
     except (RecursionError, ValueError):
-        raise CatalogSaveError([f"{path.name} is not valid TOML; fix it first"]) from None
+        raise CatalogSaveError([said("save_not_toml_plain", file=path.name)]) from None
 
 
 def _cards(document: tomlkit.TOMLDocument) -> AoT:
@@ -126,7 +129,7 @@ def _cards(document: tomlkit.TOMLDocument) -> AoT:
         document.append("cards", tomlkit.aot())
     cards = document["cards"]
     if not isinstance(cards, AoT):
-        raise CatalogSaveError(["cards: the file's cards are not an array of [[cards]] tables"])
+        raise CatalogSaveError([said("save_cards_not_array")])
     return cards
 
 
@@ -181,7 +184,7 @@ def _item(key: str, value: Any) -> Any:
     try:
         return tomlkit.item(value)
     except (TypeError, ValueError, tomlkit.exceptions.TOMLKitError):
-        raise CatalogSaveError([f"{key}: {value!r} cannot be written in a catalog"]) from None
+        raise CatalogSaveError([said("save_value", key=key, value=repr(value))]) from None
 
 
 def _check(catalog: dict[str, Any], numbers: dict[str, int]) -> None:
@@ -219,9 +222,7 @@ def _write_atomically(path: Path, text: str) -> None:
     except OSError as err:
         temporary.unlink(missing_ok=True)
         reason = err.strerror or str(err)
-        raise CatalogSaveError(
-            [f"cannot save {path.name} ({reason}); it was not changed"]
-        ) from None
+        raise CatalogSaveError([said("save_failed", file=path.name, error=reason)]) from None
     with contextlib.suppress(OSError):  # the new file is in place; its rename may not be synced
         _sync_directory(path.parent)
 

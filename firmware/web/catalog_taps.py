@@ -24,6 +24,7 @@ from firmware.controllers.base import Ask, Controller, Reply
 from firmware.enrollment import Bound, Enrollment
 from firmware.language import text as tr
 from firmware.screens import PromptScreen, Screen
+from firmware.web.sentences import said
 from firmware.web.table_view import BadInput
 from hardware.nfc.reader import ReaderFault, TagError
 
@@ -92,11 +93,7 @@ class CatalogTaps:
         if self.building(companion):
             return
         if companion.game_id is not None:
-            raise BadInput(
-                "A game is open: the catalog is built from the game choice (finish the game, "
-                "then hold OK on the ranking)",
-                409,
-            )
+            raise BadInput(said("game_open_building"), 409)
         companion.controller = BuildingController(self._tapped, companion.status_role)
         companion.redraw()
 

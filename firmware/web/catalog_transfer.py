@@ -30,6 +30,7 @@ from firmware.enrollment_csv import CsvProblem, read_rows
 from firmware.errors import FirmwareError
 from firmware.web.catalog_checks import check_entries
 from firmware.web.catalog_save import CatalogSaveError, write_catalog_text
+from firmware.web.sentences import said
 
 FILE = "catalog.toml"  # in the state directory, as the catalog form writes it
 MAX_UPLOAD = 47 * 1024  # bytes: in base64, with its JSON around it, under guard.MAX_BODY
@@ -62,7 +63,7 @@ class TransferRefused(FirmwareError, ValueError):
     def __init__(self, problems: list[str], status: int = 422) -> None:
         shown = problems[:MAX_PROBLEMS]
         if len(problems) > MAX_PROBLEMS:
-            shown.append(f"and {len(problems) - MAX_PROBLEMS} more problems")
+            shown.append(said("more_problems", n=len(problems) - MAX_PROBLEMS))
         super().__init__("\n".join(shown))
         self.problems = shown
         self.status = status
@@ -91,7 +92,9 @@ def read_catalog(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except OSError as err:
-        raise TransferRefused([f"{path}: cannot read the file ({err.strerror})"], 500) from None
+        raise TransferRefused(
+            [said("file_unreadable", path=str(path), error=err.strerror)], 500
+        ) from None
     return parse_toml(raw, path.name)
 
 
@@ -104,17 +107,15 @@ def parse_toml(raw: bytes, label: str) -> dict[str, Any]:
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
         byte = raw[err.start : err.start + 1].hex()
-        raise TransferRefused(
-            [f"{label}: the file is not UTF-8 text (byte 0x{byte} on line {line})"]
-        ) from None
+        raise TransferRefused([said("not_utf8", label=label, byte=byte, line=line)]) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:  # duplicate keys too: "Cannot overwrite a value"
-        raise TransferRefused([f"{label}: not valid TOML ({err})"]) from None
+        raise TransferRefused([said("not_toml", label=label, error=str(err))]) from None
     except RecursionError:
-        raise TransferRefused([f"{label}: not valid TOML (nested too deeply)"]) from None
+        raise TransferRefused([said("toml_too_deep", label=label)]) from None
     except ValueError:  # an integer of over 4,300 digits
-        raise TransferRefused([f"{label}: not valid TOML (a number far too long)"]) from None
+        raise TransferRefused([said("toml_long_number", label=label)]) from None
 
 
 # -- CSV --------------------------------------------------------------------------------------
@@ -165,7 +166,7 @@ def from_csv(raw: bytes | str, label: str = "upload") -> dict[str, Any]:
     except CsvProblem as err:
         raise TransferRefused([f"{label} {err}"]) from None
     if not rows:
-        raise TransferRefused([f"{label}: the file is empty (expected a header: kind,id,...)"])
+        raise TransferRefused([said("csv_empty", label=label)])
     header_line, header = rows[0]
     columns = [cell.strip().lower() for cell in header]
     problems = _header_problems(columns, header_line, label)
@@ -178,7 +179,13 @@ def from_csv(raw: bytes | str, label: str = "upload") -> dict[str, Any]:
     for number, cells in rows[1:]:
         if len(cells) > len(columns):
             problems.append(
-                f"{label} line {number}: {len(cells)} fields, the header has {len(columns)}"
+                said(
+                    "csv_row_too_long",
+                    label=label,
+                    line=number,
+                    fields=len(cells),
+                    columns=len(columns),
+                )
             )
             continue
         entry = {
@@ -192,19 +199,19 @@ def from_csv(raw: bytes | str, label: str = "upload") -> dict[str, Any]:
         _names_from(entry)
         if kind == "catalog":
             if "name" in data:
-                problems.append(f"{label} line {number}: a second catalog row")
+                problems.append(said("csv_second_catalog", label=label, line=number))
             data["name"] = entry.pop("name", "")
             if entry:
-                problems.append(
-                    f"{label} line {number}: a catalog row has only a name, not {', '.join(entry)}"
-                )
+                keys = ", ".join(entry)
+                problems.append(said("csv_catalog_row", label=label, line=number, keys=keys))
         elif kind == "guild":
             gid = str(entry.pop("id", ""))
             if not gid:
-                problems.append(f"{label} line {number}: a guild row needs an id")
+                problems.append(said("csv_guild_needs_id", label=label, line=number))
             elif gid in guilds:
+                other = guild_lines[gid]
                 problems.append(
-                    f'{label} line {number}: guild "{gid}" is on line {guild_lines[gid]} too'
+                    said("csv_guild_twice", label=label, line=number, guild=gid, other=other)
                 )
             else:
                 guilds[gid], guild_lines[gid] = entry, number
@@ -223,17 +230,17 @@ def _header_problems(columns: list[str], line: int, label: str) -> list[str]:
     problems = []
     for index, column in enumerate(columns):
         if column not in CSV_COLUMNS:
+            known = ", ".join(CSV_COLUMNS)
             problems.append(
-                f"{label} line {line}: unknown column {column!r} "
-                f"(columns: {', '.join(CSV_COLUMNS)})"
+                said(
+                    "csv_unknown_column", label=label, line=line, column=repr(column), columns=known
+                )
             )
         elif column in columns[:index]:
-            problems.append(f"{label} line {line}: column {column!r} twice")
+            problems.append(said("csv_column_twice", label=label, line=line, column=repr(column)))
     for needed in ("kind", "id"):
         if needed not in columns:
-            problems.append(
-                f"{label} line {line}: no {needed} column (the header names the columns)"
-            )
+            problems.append(said("csv_no_column", label=label, line=line, column=needed))
     return problems
 
 
@@ -315,7 +322,7 @@ def import_catalog(path: Path, fmt: str, raw: bytes, strict: bool) -> dict[str, 
     lacks. TransferRefused (nothing written) for a file too large, not text in its encoding,
     not TOML/CSV, with any problem of an entry, or (`strict`) not complete."""
     if len(raw) > MAX_UPLOAD:
-        raise TransferRefused([f"the file has {len(raw)} bytes, at most {MAX_UPLOAD}"], 413)
+        raise TransferRefused([said("upload_too_big", size=len(raw), most=MAX_UPLOAD)], 413)
     if fmt == "toml":
         data = parse_toml(raw, "upload")
         text = raw.decode("utf-8-sig")
@@ -323,16 +330,14 @@ def import_catalog(path: Path, fmt: str, raw: bytes, strict: bool) -> dict[str, 
         data = from_csv(raw)
         text = to_toml(data)
         if parse_toml(text.encode(), "converted") != data:  # the writer's promise, kept here
-            raise TransferRefused(["the CSV file did not convert to the same TOML"], 500)
+            raise TransferRefused([said("csv_not_same")], 500)
     else:
-        raise TransferRefused([f'unknown format "{fmt}" (toml or csv)'], 400)
+        raise TransferRefused([said("upload_format", format=fmt)], 400)
     problems, lacking = check_entries(data, "upload")
     if problems:
         raise TransferRefused(problems)
     if strict and lacking:
-        raise TransferRefused(
-            [f"the table plays {path.name}, so it must pass catalog check", *lacking]
-        )
+        raise TransferRefused([said("plays_must_pass", file=path.name), *lacking])
     try:
         write_catalog_text(path, text)
     except CatalogSaveError as err:
@@ -347,8 +352,8 @@ def decode_upload(body: dict[str, Any]) -> bytes:
 
     data = body.get("data")
     if not isinstance(data, str):
-        raise TransferRefused(['the upload needs "data": the file in base64'], 400)
+        raise TransferRefused([said("upload_needs_data")], 400)
     try:
         return base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
-        raise TransferRefused(["the upload's data is not base64"], 400) from None
+        raise TransferRefused([said("upload_not_base64")], 400) from None

@@ -22,6 +22,7 @@ from engine.resarcana import CARDS, name
 from firmware.enrollment import EnrollError, Enrollment, NeedsConfirmation
 from firmware.web import guard
 from firmware.web.live import LiveTable
+from firmware.web.sentences import said
 from firmware.web.taps import Taps
 
 RES_ARCANA = "res-arcana"  # the journal's catalog name for Res Arcana's bindings
@@ -76,12 +77,10 @@ class ResArcanaEnrollment:
         body = guard.json_object(request, ("tap", "card"))
         last = self.taps.last()
         if last is None or body["tap"] != last["seq"]:
-            raise guard.Refused(
-                409, "Another tag was tapped since (or none yet): tap the tag again, then choose"
-            )
+            raise guard.Refused(409, said("tap_again"))
         card, rebind = body["card"], body.get("rebind") is True
         if not isinstance(card, str):
-            raise guard.Refused(400, "The card must be a Res Arcana card id")
+            raise guard.Refused(400, said("res_arcana_card_id"))
 
         def bind() -> dict[str, Any]:
             bound = self._enrollment().bind(last["uid"], card, rebind=rebind)
@@ -96,9 +95,8 @@ class ResArcanaEnrollment:
         try:
             done = await self.live.ask(bind)
         except NeedsConfirmation as ask:
-            raise guard.Refused(
-                409, f"Tag {ask.uid} is bound to {ask.current}: re-bind it to {ask.wanted}?"
-            ) from None
+            message = said("rebind_tag", uid=ask.uid, current=ask.current, wanted=ask.wanted)
+            raise guard.Refused(409, message, rebind=ask.current) from None
         except EnrollError as err:
             raise guard.Refused(400, str(err)) from None
         return web.json_response({"bound": done})

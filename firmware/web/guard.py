@@ -30,7 +30,9 @@ from typing import Any
 
 from aiohttp import web
 
+from engine.arcana.problems import Problem
 from firmware.errors import FirmwareError
+from firmware.web.sentences import Sentence, in_language, said
 
 MAX_BODY = 64 * 1024
 BODY_S = 10.0
@@ -47,16 +49,21 @@ SAFE_HEADERS = {
 BODY: web.RequestKey[Any] = web.RequestKey("body", object)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Language = Callable[[web.Request], Awaitable[str | None]]
+# The language a refusal is answered in (the game shown: as GET /api/words picks it).
+LANGUAGE: web.AppKey[Language] = web.AppKey("language", object)
 Middleware = Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]
 
 
 class Refused(FirmwareError):
-    """A request refused before it was tried: `status` (4xx) and a sentence; nothing changed."""
+    """A request refused before it was tried: `status` (4xx) and a sentence; nothing changed.
+    `more` goes into the JSON beside "error" (what a page acts on: never the sentence)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, **more: Any) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.more = more
 
 
 def application(
@@ -65,15 +72,46 @@ def application(
     body_s: float = BODY_S,
     max_body: int = MAX_BODY,
     middlewares: Iterable[Middleware] = (),
+    language: Language | None = None,
 ) -> web.Application:
     """A web.Application whose every request passes the checks above (token: required on
-    paths starting with `protected`); `middlewares` run after them, nearest the handler."""
+    paths starting with `protected`); `middlewares` run after them, nearest the handler.
+    Refusals made with `sentences.said` are answered in the language `language(request)`
+    names (none: English)."""
     app = web.Application(
         middlewares=[answer_refusals, checks(token, protected, body_s, max_body), *middlewares],
         client_max_size=max_body,
     )
     app.on_response_prepare.append(_safe_headers)
+    if language is not None:
+        app[LANGUAGE] = language
     return app
+
+
+async def say(request: web.Request, message: str) -> str:
+    """`message` in the language of the request's page (a `said` sentence; else as it is).
+    A table that cannot say its language now (stopped, busy) is answered in English."""
+    if not isinstance(message, Sentence | Problem):
+        return message
+    return in_language(message, await language_of(request))
+
+
+async def say_all(request: web.Request, messages: Iterable[str]) -> list[str]:
+    """Each of `messages` in the request's page's language (as `say`)."""
+    code = await language_of(request)
+    return [in_language(message, code) for message in messages]
+
+
+async def language_of(request: web.Request) -> str | None:
+    """The language refusals are answered in: the app's `language(request)`, else None
+    (English), also when the table cannot say it now (stopped, busy)."""
+    ask = request.app.get(LANGUAGE)
+    if ask is None:
+        return None
+    try:
+        return await ask(request)
+    except Exception:
+        return None
 
 
 def json_object(request: web.Request, fields: tuple[str, ...]) -> dict[str, Any]:
@@ -82,16 +120,17 @@ def json_object(request: web.Request, fields: tuple[str, ...]) -> dict[str, Any]
     if body is None and not fields:
         return {}
     if not isinstance(body, dict):
-        wanted = f" with {', '.join(fields)}" if fields else ""
-        raise Refused(400, f"The request body must be a JSON object{wanted}")
+        if fields:
+            raise Refused(400, said("body_not_object_with", fields=", ".join(fields)))
+        raise Refused(400, said("body_not_object"))
     missing = [name for name in fields if name not in body]
     if missing:
-        raise Refused(400, f"The request body lacks {', '.join(missing)}")
+        raise Refused(400, said("body_lacks", fields=", ".join(missing)))
     return body
 
 
-def refusal(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
+def refusal(status: int, message: str, **more: Any) -> web.Response:
+    return web.json_response({"error": message, **more}, status=status)
 
 
 @web.middleware
@@ -100,15 +139,16 @@ async def answer_refusals(request: web.Request, handler: Handler) -> web.StreamR
     try:
         return await handler(request)
     except Refused as err:
-        response = refusal(err.status, err.message)
+        response = refusal(err.status, await say(request, err.message), **err.more)
         if err.status in (408, 413):
             response.force_close()  # the rest of that body is not worth waiting for
         return response
     except web.HTTPNotFound:
-        return refusal(404, f"There is nothing at {request.path}")
+        return refusal(404, await say(request, said("nothing_at", path=request.path)))
     except web.HTTPMethodNotAllowed as err:
         allowed = ", ".join(sorted(err.allowed_methods))
-        return refusal(405, f"{request.method} is not allowed here (use {allowed})")
+        message = said("method_not_allowed", method=request.method, allowed=allowed)
+        return refusal(405, await say(request, message))
 
 
 def checks(token: str | None, protected: str, body_s: float, max_body: int) -> Middleware:
@@ -191,13 +231,13 @@ def _check_token(request: web.Request, token: str) -> None:
     if header.startswith("Bearer "):
         given = header.removeprefix("Bearer ").strip()
     if given is None:
-        raise Refused(401, "This table needs its token: add ?token=... to the address")
+        raise Refused(401, said("needs_token"))
     try:
         right = hmac.compare_digest(given.encode(), token.encode())
     except UnicodeEncodeError:  # bytes that are not UTF-8 cannot be the token
         right = False
     if not right:
-        raise Refused(401, "Wrong token: use the address the table printed, with its ?token=")
+        raise Refused(401, said("wrong_token"))
 
 
 # -- 4. The body of a state-changing request ----------------------------------------------------

@@ -11,12 +11,16 @@ progress (or abandoned) names its face-down agents and kept tasks, so neither it
 its rounds are served, only its players and the VP the table's screens show; a finished
 game's every card was turned up for the scoring, so its record and rounds are served whole.
 A game the journal cannot read is listed with its reason; the others still are.
+An abandoned game never changes, so its replayed VP are kept (`_ABANDONED`): a journal of
+many abandoned games is replayed once, not on every request for the list.
 A game's rounds are in its own language (its setup's `language`, as the table showed it),
 in the words of the table's undo notices (`undo.*`) and screens (`stake.label`, `arcanum.*`).
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,8 +31,13 @@ from engine.records import RecordError, load, parse_header, parse_line, rules_fo
 from firmware.journal import GameEntry, Journal, JournalError, SetAside
 from firmware.journal_file import set_aside_files
 from firmware.language import code, codes, res_arcana_name, text, using
+from firmware.web.sentences import said
 
 BUSY_S = 2.0  # the table writes in short transactions: a reader waits this long at most
+ABANDONED_KEPT = 256  # abandoned games whose replayed scores are kept (the oldest go first)
+# (journal file, game id, started, finished) -> the entry's replayed part
+_KEEPING = threading.Lock()  # the web app's handlers may list from several threads
+_ABANDONED: OrderedDict[tuple[str, int, float, float | None], dict[str, Any]] = OrderedDict()
 
 
 class HistoryRefused(JournalError):
@@ -86,19 +95,36 @@ def _entry(journal: Journal, entry: GameEntry) -> dict[str, Any]:
     if status == "finished":
         assert entry.result is not None
         return {**out, **_scores(entry.result), "problem": None}
-    problem = None
-    if entry.result is not None:
-        problem = f"abandoned: {entry.result['abandoned']}"
-    # Not over: replayed for the VP the table's screens show everyone (the result's VP
-    # names no card; its winners are none yet).
+    if entry.result is None:
+        return {**out, **_replayed(journal, entry, None)[0]}
+    key = (str(journal.path), entry.id, entry.started, entry.finished)
+    with _KEEPING:
+        kept = _ABANDONED.get(key)
+        if kept is not None:
+            _ABANDONED.move_to_end(key)
+            return {**out, **kept}
+    replayed, ok = _replayed(journal, entry, f"abandoned: {entry.result['abandoned']}")
+    if ok:  # a failed replay (a busy journal, say) is tried again next time
+        with _KEEPING:
+            _ABANDONED[key] = replayed
+            while len(_ABANDONED) > ABANDONED_KEPT:
+                _ABANDONED.popitem(last=False)
+    return {**out, **replayed}
+
+
+def _replayed(
+    journal: Journal, entry: GameEntry, problem: str | None
+) -> tuple[dict[str, Any], bool]:
+    """A game not over replayed for the VP the table's screens show everyone (the result's
+    VP names no card; its winners are none yet), and whether it replayed."""
     try:
         rules, state, _ = load(journal.record(entry.id))
     except (JournalError, RecordError) as err:
         names = _setup_names(journal, entry.id)
         problem = f"game {entry.id} does not replay: {err}"
-        return {**out, "players": names, "scores": None, "winners": [], "round": None,
-                "problem": problem}  # fmt: skip
-    return {**out, **_scores(rules.result(state)), "winners": [], "problem": problem}
+        return {"players": names, "scores": None, "winners": [], "round": None,
+                "problem": problem}, False  # fmt: skip
+    return {**_scores(rules.result(state)), "winners": [], "problem": problem}, True
 
 
 def _scores(result: dict[str, Any]) -> dict[str, Any]:
@@ -141,12 +167,8 @@ def _find(journal: Journal, game_id: int) -> GameEntry:
             return entry
     for aside in journal.set_aside():
         if aside.what == f"game {game_id}":
-            raise HistoryRefused(
-                409,
-                f"Game {game_id} was set aside ({aside.reason}); on the table, "
-                f"arcana-table export {game_id} writes what can still be read",
-            )
-    raise HistoryRefused(404, f"There is no game {game_id} in the journal")
+            raise HistoryRefused(409, said("game_set_aside", game=game_id, reason=aside.reason))
+    raise HistoryRefused(404, said("no_game", game=game_id))
 
 
 def record(state_dir: Path, game_id: int) -> bytes:
@@ -154,12 +176,7 @@ def record(state_dir: Path, game_id: int) -> bytes:
     with _journal(state_dir) as journal:
         entry = _find(journal, game_id)
         if not _may_download(entry):
-            raise HistoryRefused(
-                403,
-                f"Game {game_id} is not over: its record names the face-down agents and kept "
-                f"tasks, so no phone gets it. Finish the game, or on the table run "
-                f"arcana-table export {game_id}",
-            )
+            raise HistoryRefused(403, said("game_not_over", game=game_id))
         return journal.record(game_id).encode("utf-8")
 
 
@@ -169,14 +186,13 @@ def rounds(state_dir: Path, game_id: int) -> dict[str, Any]:
     with _journal(state_dir) as journal:
         entry = _find(journal, game_id)
         if _status(entry) != "finished":
-            raise HistoryRefused(
-                409, f"Game {game_id} is {_status(entry)}: its rounds show once it is finished"
-            )
+            key = "rounds_in_progress" if entry.result is None else "rounds_abandoned"
+            raise HistoryRefused(409, said(key, game=game_id))
         lines = [line for line in split(journal.record(game_id)) if line.strip()]
     try:
         return {"id": game_id, "game": entry.game, **_replay_rounds(entry.game, lines)}
     except RecordError as err:
-        raise HistoryRefused(422, f"Game {game_id} no longer replays: {err}") from None
+        raise HistoryRefused(422, said("no_longer_replays", game=game_id, error=str(err))) from None
 
 
 def _replay_rounds(game: str, lines: list[str]) -> dict[str, Any]:

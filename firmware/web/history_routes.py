@@ -20,6 +20,7 @@ from typing import Any
 from aiohttp import web
 
 from firmware.web import guard, history
+from firmware.web.sentences import said
 
 STATE_DIR: web.AppKey[Path] = web.AppKey("history_state_dir", Path)
 Owner = Callable[[web.Request], Any]
@@ -59,7 +60,7 @@ def add_routes(app: web.Application, state_dir: Path, owner: Owner) -> None:
 def _game(request: web.Request) -> int:
     text = request.match_info["game"]
     if not text.isascii() or not text.isdigit() or len(text) > 15:
-        raise guard.Refused(400, f"A game is named by its number, not {text[:20]!r}")
+        raise guard.Refused(400, said("game_number", text=repr(text[:20])))
     return int(text)
 
 

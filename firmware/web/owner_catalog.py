@@ -10,7 +10,8 @@ enrollment: `firmware/web/enrollment_page.py`).
 The catalog file is `catalog.toml` in the state directory, the one the catalog form's builder
 writes (`firmware/web/catalog_save.py`); it is read afresh for every answer. The bindings are
 the journal's, read and written on the table loop's thread (`LiveTable.ask`), and a new
-binding reaches the running table's registry at once.
+binding reaches the running table's registry at once. What `catalog check` says (progress,
+a refused import or CSV export) is said in the table's language (`catalog_checks.said_in`).
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from engine.resarcana import CARDS as RES_ARCANA_CARDS
 from engine.resarcana import name as res_arcana_name
 from firmware.enrollment import EnrollError, Enrollment
 from firmware.enrollment_csv import CSV_FIELDS
+from firmware.language import DEFAULT
 from firmware.web import guard
-from firmware.web.catalog_checks import check_entries
+from firmware.web.catalog_checks import check_entries, said_in
 from firmware.web.catalog_progress import progress
 from firmware.web.catalog_transfer import (
     TransferRefused,
@@ -41,6 +43,7 @@ from firmware.web.catalog_transfer import (
 )
 from firmware.web.enrollment_page import RES_ARCANA, teach_table
 from firmware.web.live import LiveTable
+from firmware.web.sentences import said
 
 GAMES = ("arcana", RES_ARCANA)
 
@@ -60,36 +63,40 @@ class OwnerCatalog:
         try:
             return read_catalog(self.path)
         except TransferRefused as err:
-            message = f"The catalog file cannot be read: {err.message}"
+            message = said("catalog_unreadable", problem=err.problems)
             raise guard.Refused(err.status, message) from None
 
     async def progress(self, request: web.Request) -> web.Response:
         data = await asyncio.to_thread(self._data)  # checking a catalog takes a while
         bindings = await self.live.ask(self._arcana_bindings)
         counted = await asyncio.to_thread(progress, data, bindings)
+        language = await self._language()
+        check = counted["check"]
+        for key in ("problems", "lacking"):
+            check[key] = said_in(language, check[key])
         return web.json_response(
-            {"file": str(self.path), "exists": self.path.exists(), "plays": self.strict, **counted}
+            {
+                "file": str(self.path),
+                "exists": self.path.exists(),
+                "plays": self.strict,
+                "language": self.live.language or DEFAULT,  # the game's: the page follows it
+                **counted,
+            }
         )
 
     async def export_catalog(self, request: web.Request) -> web.Response:
         fmt = request.query.get("format", "toml")
         if not self.path.exists():
-            raise guard.Refused(
-                404, f"There is no catalog file yet ({self.path}): enter cards or import one"
-            )
+            raise guard.Refused(404, said("no_catalog_file", path=str(self.path)))
         stem = self.path.stem
         if fmt == "toml":  # the file as it is, byte for byte
             return _download(self.path.read_bytes(), f"{stem}.toml", "application/toml")
         if fmt != "csv":
-            raise guard.Refused(400, f'Unknown format "{fmt}": toml or csv')
+            raise guard.Refused(400, said("unknown_format", format=fmt))
         data = await asyncio.to_thread(self._data)
         problems, _lacking = await asyncio.to_thread(check_entries, data)
         if problems:  # a key CSV has no column for would be lost
-            raise guard.Refused(
-                409,
-                "The catalog has problems to fix before it can be a CSV file (TOML works): "
-                + "; ".join(problems[:5]),
-            )
+            raise guard.Refused(409, said("csv_needs_fixes", problems=problems[:5]))
         return _download(to_csv(data).encode(), f"{stem}.csv", "text/csv")
 
     async def import_catalog(self, request: web.Request) -> web.Response:
@@ -100,13 +107,15 @@ class OwnerCatalog:
                 import_catalog, self.path, str(body["format"]), raw, self.strict
             )
         except TransferRefused as err:
-            return web.json_response(
-                {"error": f"Nothing imported: {err.message}", "problems": err.problems},
-                status=err.status,
-            )
+            return await _not_imported(request, err.problems, err.status)
+        done["lacking"] = said_in(await self._language(), done["lacking"])
         if self.strict:
-            done["note"] = "The table plays the new catalog from its next start"
+            done["note"] = await guard.say(request, said("next_start"))
         return web.json_response({"imported": done})
+
+    async def _language(self) -> str | None:
+        """The language the pages speak: the game shown's, else the table's first."""
+        return await self.live.ask(self.live.companion.current_language)
 
     # -- the bindings -----------------------------------------------------------------------
     def _arcana_bindings(self) -> dict[str, str]:
@@ -150,7 +159,7 @@ class OwnerCatalog:
         try:
             raw = decode_upload(body)
         except TransferRefused as err:
-            raise guard.Refused(err.status, err.message) from None
+            raise guard.Refused(err.status, err.problems[0]) from None  # one problem: base64
         rebind = body.get("rebind") is True
 
         def load() -> list[str]:
@@ -161,18 +170,22 @@ class OwnerCatalog:
         try:
             warnings = await self.live.ask(load)
         except (EnrollError, TransferRefused) as err:
-            problems = str(err).splitlines()
-            return web.json_response(
-                {"error": "Nothing imported: " + "; ".join(problems), "problems": problems},
-                status=422,
-            )
+            problems = err.problems if isinstance(err, TransferRefused) else str(err).splitlines()
+            return await _not_imported(request, problems, 422)
         return web.json_response({"warnings": warnings})
 
 
 def _game(game: Any) -> str:
     if game not in GAMES:
-        raise guard.Refused(400, f"Unknown game {game!r}: arcana or res-arcana")
+        raise guard.Refused(400, said("unknown_game", game=repr(game)))
     return str(game)
+
+
+async def _not_imported(request: web.Request, problems: list[str], status: int) -> web.Response:
+    """An import refused, its problems in the page's language; nothing was written."""
+    shown = await guard.say_all(request, problems)
+    error = await guard.say(request, said("nothing_imported", problems=problems))
+    return web.json_response({"error": error, "problems": shown}, status=status)
 
 
 def _download(body: bytes, filename: str, content_type: str) -> web.Response:

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.errors import FirmwareError
+from firmware.web.sentences import said
 
 FILE = "web-devices.json"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"  # no I/L/O/U, 0/1: read aloud without doubt
@@ -74,7 +75,7 @@ class Role:
     @staticmethod
     def of_seat(seat: int) -> Role:
         if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
-            raise PairingRefused(400, f"There is no seat {seat!r} to pair (seats 1 to 4)")
+            raise PairingRefused(400, said("no_seat_to_pair", seat=repr(seat)))
         return Role("seat", seat)
 
     @property
@@ -158,9 +159,7 @@ class Pairing:
             self._failures.popleft()
         if len(self._failures) >= MAX_FAILURES:
             wait = self._failures[0] + FAILURE_WINDOW_S - now
-            raise PairingRefused(
-                429, f"Too many wrong pairing codes: try again in {max(1, round(wait))} s"
-            )
+            raise PairingRefused(429, said("too_many_codes", seconds=max(1, round(wait))))
         with self._changing() as data:
             found = data.get("offer")
             right = (
@@ -171,16 +170,10 @@ class Pairing:
             )
             if not right:
                 self._failures.append(now)
-                raise PairingRefused(
-                    403,
-                    "This pairing code is wrong or used up: ask the table for a new one "
-                    "(arcana-table pair, or the owner's page)",
-                )
+                raise PairingRefused(403, said("wrong_code"))
             devices = data.setdefault("devices", [])
             if len(devices) >= MAX_DEVICES:
-                raise PairingRefused(
-                    409, f"{MAX_DEVICES} devices are paired already: revoke one first"
-                )
+                raise PairingRefused(409, said("too_many_devices", count=MAX_DEVICES))
             role = Role.from_json(found["role"])
             token = secrets.token_urlsafe(32)
             shown = name.strip()[:40] if isinstance(name, str) and name.strip() else role.label
@@ -214,7 +207,7 @@ class Pairing:
                 if entry["id"] == device_id:
                     devices.remove(entry)
                     return _device(entry)
-        raise PairingRefused(404, f"No paired device has the id {str(device_id)[:40]!r}")
+        raise PairingRefused(404, said("no_device", id=repr(str(device_id)[:40])))
 
     # -- the file -----------------------------------------------------------------------
     def _read(self) -> dict[str, Any]:
@@ -226,7 +219,7 @@ class Pairing:
             data = json.loads(text)
         except json.JSONDecodeError as err:
             raise PairingRefused(
-                500, f"{self.path} is damaged ({err}): delete it and pair the phones again"
+                500, said("pairing_damaged", path=str(self.path), error=str(err))
             ) from None
         return data if isinstance(data, dict) else {}
 

@@ -65,9 +65,11 @@ class Remembered:
     def __init__(self, display: Any) -> None:
         self._display = display
         self._last: Image.Image | None = None
+        self.shows = 0  # how many images the companion sent (a changed count: look again)
 
     def show(self, image: Image.Image) -> Any:
         self._last = image
+        self.shows += 1
         return self._display.show(image)
 
     def companion_frame(self) -> Image.Image:
@@ -92,6 +94,7 @@ class QrOverlay(Remembered):
 
     def show(self, image: Image.Image) -> Any:
         self._last = image
+        self.shows += 1
         shown = self.pending()
         if shown is not None:
             if self._drawn is None or self._drawn[0] != shown:

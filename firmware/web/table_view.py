@@ -25,6 +25,7 @@ from firmware.language import using
 from firmware.screens import ArcanaStatusScreen, PromptScreen
 from firmware.screens.icons import LEGEND_ICONS, icon
 from firmware.web import views
+from firmware.web.sentences import said
 from hardware.profile import Profile
 
 # The page's icon legend: the OLEDs' own icons, row by row ("#" ink); what each means is
@@ -71,6 +72,11 @@ class BadInput(FirmwareError, ValueError):
         super().__init__(message)
         self.message = message
         self.status = status
+
+
+def frame_hash(frame: Image.Image) -> str:
+    """A short digest of a screen's pixels (a changed screen, a new version)."""
+    return hashlib.sha1(frame.tobytes()).hexdigest()[:16]
 
 
 class TableView:
@@ -249,8 +255,9 @@ class TableView:
         except (TypeError, ValueError):
             number = -1
         if not 0 <= number < players:
-            seats = f"0 to {players - 1}" if players else "none yet: no game has begun"
-            raise BadInput(f"There is no seat {shown(seat)} (seats: {seats})")
+            if not players:
+                raise BadInput(said("no_seat_yet", seat=shown(seat)))
+            raise BadInput(said("no_seat", seat=shown(seat), last=players - 1))
         return number
 
     @staticmethod
@@ -262,10 +269,7 @@ class TableView:
         return view(state, seat)
 
     def _frame_hashes(self) -> dict[str, str]:
-        return {
-            role: hashlib.sha1(frame.tobytes()).hexdigest()[:16]
-            for role, frame in self.frame_images().items()
-        }
+        return {role: frame_hash(frame) for role, frame in self.frame_images().items()}
 
     def _changed(self, only_if_frames_differ: bool = False) -> None:
         frames = self._frame_hashes()

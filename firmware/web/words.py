@@ -18,8 +18,9 @@ from typing import Any
 
 from aiohttp import web
 
-from firmware.language import DEFAULT, LanguageError, load
+from firmware.language import DEFAULT, LanguageError, codes, load
 from firmware.web import guard
+from firmware.web.sentences import said
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -43,7 +44,12 @@ def words_handler(default: Callable[[web.Request], Awaitable[str | None]]) -> Ha
         try:
             answer = words(code)
         except LanguageError as err:
-            raise guard.Refused(400, str(err)) from None
+            if code in codes():  # a catalog there is but cannot be read: as it says
+                raise guard.Refused(400, str(err)) from None
+            known = ", ".join(codes())
+            raise guard.Refused(
+                400, said("unknown_language", code=repr(code), codes=known)
+            ) from None
         return web.json_response(answer, headers={"Cache-Control": "no-cache"})
 
     return handler

@@ -45,11 +45,13 @@ class WholeTransferI2C(i2c):
 
 
 class EmulatedWiring:
-    """The emulated buses of one table: I2C buses by number and the GPIO lines."""
+    """The emulated buses of one table: I2C buses by number, the GPIO lines, and each SPI
+    display's port by role (`opened` tells which spidev port and device luma opened)."""
 
     def __init__(self) -> None:
         self.i2c_buses: dict[int, EmulatedI2CBus] = {}
         self.lines = GpioLines()
+        self.spi_ports: dict[str, EmulatedSpiDev] = {}
 
     def i2c_bus(self, number: int, clock_hz: int = 400_000) -> EmulatedI2CBus:
         if number not in self.i2c_buses:
@@ -149,4 +151,5 @@ def _emulated_serial(spec: DisplaySpec, wiring: EmulatedWiring, chip: OledChip):
         meter = bus.attach(spec.address, chip)
         return (lambda: WholeTransferI2C(bus, spec.address)), meter
     port = EmulatedSpiDev(chip, wiring.lines, dc=spec.dc, cs=spec.cs, clock_hz=spec.clock_hz)
+    wiring.spi_ports[spec.role] = port
     return (lambda: _luma_spi(spec, spi=port, gpio=wiring.lines)), port.meter

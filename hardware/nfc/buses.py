@@ -43,11 +43,11 @@ def reverse_bits(byte: int) -> int:
 _REVERSED = bytes(reverse_bits(b) for b in range(256))
 
 
-def _bus_error(chip: EmulatedPN532, address: int | None = None) -> OSError | None:
+def _bus_error(chip: EmulatedPN532) -> OSError | None:
+    """The error a transfer to `chip` ends in under the `io_error` fault. An unplugged chip is
+    each bus's own: no acknowledgement on I2C (EREMOTEIO), silence on SPI and UART."""
     if chip.fault == "io_error":
         return OSError(errno.EIO, f"I/O error talking to {chip.name}")
-    if chip.fault == "unplugged" and address is not None:
-        return OSError(errno.EREMOTEIO, f"no device answers at 0x{address:02x}")
     return None
 
 
@@ -196,8 +196,8 @@ class EmulatedI2C(_Lockable):
         for mux in self._muxes.values():
             found += mux.open_chips(address)
         found = [chip for chip in found if chip.plugged]
-        if not found:
-            self._count(0, self._wire_time(0))
+        if not found:  # the address byte went out; nobody acknowledged it
+            self._count(1, self._wire_time(0))
             raise OSError(errno.EREMOTEIO, f"no device answers at 0x{address:02x}")
         if len(found) > 1:
             raise OSError(errno.EIO, f"two devices answer at 0x{address:02x} at once")
@@ -223,7 +223,7 @@ class EmulatedI2C(_Lockable):
             if data:
                 target.mask = data[-1]
             return
-        error = _bus_error(target, address)
+        error = _bus_error(target)
         if error:
             raise error
         target.count(1 + len(data), 0, seconds)
@@ -242,7 +242,7 @@ class EmulatedI2C(_Lockable):
         if isinstance(target, EmulatedTCA9548A):
             buffer[start:end] = bytes([target.mask]) * count
             return
-        error = _bus_error(target, address)
+        error = _bus_error(target)
         if error:
             raise error
         target.count(1, count, seconds)
@@ -275,6 +275,7 @@ class EmulatedSPI(_Lockable):
         self.baudrate = baudrate
         self.polarity = 0
         self.phase = 0
+        self.bits = 8
         self._chips: list[tuple[EmulatedPN532, EmulatedPin]] = []
 
     def attach(self, chip: EmulatedPN532, cs: EmulatedPin) -> EmulatedPN532:
@@ -286,7 +287,7 @@ class EmulatedSPI(_Lockable):
         return chip
 
     def configure(self, *, baudrate: int = 100_000, polarity: int = 0, phase: int = 0, bits=8):
-        self.baudrate, self.polarity, self.phase = baudrate, polarity, phase
+        self.baudrate, self.polarity, self.phase, self.bits = baudrate, polarity, phase, bits
 
     @property
     def frequency(self) -> int:
@@ -339,9 +340,11 @@ class EmulatedSPI(_Lockable):
         in_start: int = 0,
         in_end: int | None = None,
     ) -> None:
-        got = self._transfer(bytes(buffer_out[out_start:out_end]))
+        out_end = len(buffer_out) if out_end is None else out_end
         in_end = len(buffer_in) if in_end is None else in_end
-        buffer_in[in_start:in_end] = got[: in_end - in_start]
+        if out_end - out_start != in_end - in_start:  # as Blinka's SPI refuses them
+            raise RuntimeError("Buffer slices must be of equal length.")
+        buffer_in[in_start:in_end] = self._transfer(bytes(buffer_out[out_start:out_end]))
 
 
 class EmulatedUART:
@@ -351,7 +354,6 @@ class EmulatedUART:
         self,
         chip: EmulatedPN532,
         baudrate: int = 115_200,
-        timeout: float = 0.1,
         *,
         clock: ModelledClock | None = None,
     ) -> None:
@@ -359,12 +361,11 @@ class EmulatedUART:
         self.chip = chip
         self.clock = clock
         self.baudrate = baudrate
-        self.timeout = timeout
         self.transactions = 0
         self.bytes_total = 0
         self.modelled_time_s = 0.0
 
-    def _count(self, nbytes: int, into: bool) -> float:
+    def _count(self, nbytes: int) -> float:
         seconds = 10 * nbytes / self.baudrate
         self.transactions += 1
         self.bytes_total += nbytes
@@ -384,7 +385,7 @@ class EmulatedUART:
         error = _bus_error(self.chip)
         if error:
             raise error
-        seconds = self._count(len(data), True)
+        seconds = self._count(len(data))
         if self.chip.plugged:
             self.chip.count(len(data), 0, seconds)
             self.chip.host_write(data)
@@ -396,7 +397,7 @@ class EmulatedUART:
         data = self.chip.read_stream(nbytes if nbytes is not None else 1 << 16)
         if not data:
             return None
-        self.chip.count(0, len(data), self._count(len(data), False))
+        self.chip.count(0, len(data), self._count(len(data)))
         return data
 
     def readinto(self, buffer) -> int | None:

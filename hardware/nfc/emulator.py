@@ -459,6 +459,8 @@ class EmulatedPN532:
             self._targets[number] = tag
             out += bytes([number, tag.atqa >> 8, tag.atqa & 0xFF, tag.sak, len(tag.uid)])
             out += tag.uid
+            if tag.sak & 0x20:  # an ISO 14443-4 target: the PN532 appends its ATS
+                out += tag.ats
         return bytes(out), seconds
 
     def _field_guard(self) -> float:

@@ -69,6 +69,7 @@ class Tag:
     kind = "tag"
     atqa = 0x0000
     sak = 0x00
+    ats = b""  # ISO 14443-4 tags (SAK bit 0x20): the answer to select, its length byte first
 
     def __init__(self, uid: bytes) -> None:
         self.uid = uid

@@ -55,3 +55,48 @@ def test_the_owners_catalog_page_and_history_in_persian_read_right_to_left(brows
         assert "agent" not in counts and "Market" not in counts
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         context.close()
+
+
+def to_language(table: WebTable, code: str) -> None:
+    """On the game choice: Select down to the language line, OK until `code` shows."""
+    phone = Phone(table.url)
+    for _ in range(3):
+        table.press("select")
+    for _ in range(len(load("en").texts)):  # bounded: en, de, fa come round
+        if phone.get("api/words")[1]["language"] == code:
+            return
+        table.press("ok")
+    raise AssertionError(f"the game choice never showed {code}")
+
+
+def test_the_catalog_builder_and_the_catalog_page_follow_a_language_chosen_while_open(
+    browser, tmp_path
+):
+    en, de = load("en"), load("de")
+    with WebTable(tmp_path / "state") as table:
+        context, page = pair_in_browser(
+            browser, f"{table.url}pair/{table.offer(Role.owner())}", "Ana"
+        )
+        page.wait_for_selector("#catalog-area")
+        page.click("#build")
+        page.wait_for_selector(f"#catalog-status:has-text('{en.text('catalog.tap_card')}')")
+        page.click("#build-done")  # no file yet: what is still to do, in English
+        page.wait_for_selector("#catalog-status:has-text('Still to do: ')")
+        progress = context.new_page()
+        progress.goto(f"{table.url}progress")
+        progress.wait_for_selector("#counts:has-text('Blades')")  # the box's guilds: no file yet
+        assert progress.text_content("h1") == en.text("progress.heading")
+
+        to_language(table, "de")
+        # Neither page is loaded again: each asks for the words of the game's new language.
+        still = de.text("catalog.still_to_do", problems="", more="", name="").split(":")[0]
+        page.wait_for_selector(f"#catalog-status:has-text('{still}: ')")  # "Noch zu tun: "
+        assert page.text_content("#build") == de.text("catalog.build")
+        progress.wait_for_selector("#counts:has-text('Klingen')")
+        counts = progress.text_content("#counts")
+        for guild in ("Fährleute", "Diebe", "Wucherer"):  # the rulebook's words
+            assert guild in counts
+        assert "Blades" not in counts and "Ferrymen" not in counts
+        assert progress.text_content("h1") == de.text("progress.heading")
+        assert progress.evaluate("document.documentElement.lang") == "de"
+        context.close()

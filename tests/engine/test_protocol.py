@@ -170,3 +170,14 @@ def test_play_applies_a_legal_action_and_raises_a_refused_one_with_its_rejection
     assert raised.value.rejection == rules.apply(state, wrong)
     assert raised.value.rejection.code == protocol.NOT_YOUR_TURN
     assert str(raised.value) == str(raised.value.rejection) == raised.value.rejection.message
+
+
+@pytest.mark.parametrize(("rules", "game", "module_is_terminal"), GAMES)
+def test_the_rules_encode_each_action_as_a_record_line_that_decodes_back(
+    rules, game, module_is_terminal
+):
+    _, moves = game(5)
+    lines = [rules.encode_action(action) for action in moves]
+    assert all(isinstance(line, dict) and line for line in lines)
+    assert json.loads(json.dumps(lines)) == lines  # plain JSON, as the journal stores it
+    assert [rules.decode_action(line) for line in lines] == moves

@@ -225,3 +225,40 @@ def test_a_bad_digits_setting_is_refused_with_a_sentence():
         GameShelf(digits="roman")
     with pytest.raises(LanguageError, match="not 'roman'"):
         render(ChoiceScreen("x", ("a",)), digits="roman")
+
+
+# -- the web servers' refusals (firmware/web/sentences.py) ----------------------------------------
+def _server_sources() -> str:
+    from pathlib import Path
+
+    import firmware.sim
+    import firmware.web
+
+    folders = (Path(firmware.web.__file__).parent, Path(firmware.sim.__file__).parent)
+    return "\n".join(p.read_text(encoding="utf-8") for f in folders for p in sorted(f.glob("*.py")))
+
+
+def _refusals(code: str) -> dict[str, str]:
+    texts = load(code).texts
+    return {
+        k.removeprefix("web_refusal."): t for k, t in texts.items() if k.startswith("web_refusal.")
+    }
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_every_web_refusal_is_in_every_language_with_the_same_placeholders(code):
+    english, other = _refusals("en"), _refusals(code)
+    assert english and other.keys() == english.keys()
+    assert {k: fields(t) for k, t in other.items()} == {k: fields(t) for k, t in english.items()}
+    assert {k for k, t in other.items() if t == english[k]} == set()  # none left in English
+
+
+def test_every_refusal_the_servers_make_has_its_key_and_every_key_is_made():
+    import re
+
+    source = _server_sources()
+    made = set(re.findall(r"\bsaid\(\s*\"(\w+)\"", source))
+    assert made and made - set(_refusals("en")) == set()
+    # a key chosen at run time is written as a string beside its call (history.py's rounds_)
+    unused = {key for key in _refusals("en") if f'"{key}"' not in source}
+    assert unused == set()

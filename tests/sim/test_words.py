@@ -18,6 +18,7 @@ PAGE_FILES = [
     SIM / "index.html",
     SIM / "table.js",
     WEB / "words.js",
+    WEB / "api.js",
     WEB / "phone.html",
     WEB / "phone.js",
     WEB / "pair.html",
@@ -205,3 +206,29 @@ def test_the_phones_pages_get_the_words_of_the_table_before_pairing(tmp_path):
         assert phone.get("api/words")[1]["language"] == "en"
         assert phone.get("page/words.js")[0] == 200
         assert phone.get("api/state")[0] == 401  # the table itself stays closed
+
+
+@pytest.mark.parametrize("code", ["de", "fa"])
+def test_the_servers_refusals_are_said_in_the_games_language(sim, code):
+    language = load(code)
+    status, answer = sim.client.post("/api/tap", {"pad": "nowhere", "card": "seer_orb"})
+    assert answer["error"].startswith("There is no pad 'nowhere' on this table")  # English first
+    to_language(sim, code)
+    status, answer = sim.client.post("/api/tap", {"pad": "nowhere", "card": "seer_orb"})
+    pads = ", ".join(sim.table.pads)
+    said = language.text("web_refusal.no_pad", pad="'nowhere'", pads=pads)
+    assert (status, answer) == (400, {"error": said})
+    status, answer = sim.client.post("/api/button", {})
+    assert (status, answer) == (
+        400,
+        {"error": language.text("web_refusal.body_lacks", fields="name")},
+    )
+    status, answer = sim.client.get("/api/screens/status.png?scale=99")
+    assert (status, answer["error"]) == (400, language.text("web_refusal.scale", most=8))
+    status, answer = sim.client.get("/api/nothing")
+    assert (status, answer["error"]) == (
+        404,
+        language.text("web_refusal.nothing_at", path="/api/nothing"),
+    )
+    status, answer = sim.client.get("/api/state?seat=5")
+    assert answer["error"] == language.text("web_refusal.no_seat_yet", seat="'5'")

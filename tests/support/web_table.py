@@ -109,9 +109,16 @@ class Phone(Client):
 class WebTable:
     """An emulated full table with `[web]` on, its loop running, its web app served."""
 
-    def __init__(self, state_dir: Path, spectators: bool = False, catalog: str = "sample") -> None:
+    def __init__(
+        self,
+        state_dir: Path,
+        spectators: bool = False,
+        catalog: str = "sample",
+        language: str = "en",
+    ) -> None:
         profile = load_profile("full-table")
-        profile = dataclasses.replace(profile, web=WebSpec(True, 8080, spectators))
+        web = WebSpec(True, 8080, spectators)
+        profile = dataclasses.replace(profile, web=web, language=language)  # its first language
         self.state_dir = state_dir
         self.used: set[str] = set()  # the codes a phone has paired with (used up)
         self.table = build_table(profile, emulated=True)

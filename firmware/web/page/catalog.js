@@ -10,15 +10,25 @@
   let shown = null; // {tap, form} on screen
   let checking = null;
   const CHECK_MS = 150;
+  // What the status line says, as a function that words it, so that it is said again in a
+  // new language (page/words.js's "words" event); null: the intro of phone.html.
+  let status = null;
 
-  async function ask(method, path, body) {
-    const options = { method, headers: {} };
-    if (method !== "GET") {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body || {});
-    }
-    const answer = await fetch(path, options);
-    return { ok: answer.ok, status: answer.status, data: await answer.json() };
+  function say(wording) {
+    status = wording;
+    showStatus();
+  }
+
+  function showStatus() {
+    if (status) $("catalog-status").textContent = status();
+  }
+
+  function showTag() {
+    if (!shown) return;
+    const tag = shown.tap;
+    $("card-tag").textContent = shown.form.known
+      ? word("catalog.tag_known", { uid: tag.uid, pad: tag.pad, card: shown.form.replaces })
+      : word("catalog.tag_new", { uid: tag.uid, pad: tag.pad });
   }
 
   function field(name) { return form.elements.namedItem(name); }
@@ -74,10 +84,7 @@
     if (!entry.kind) field("kind").value = "agent";
     field("rebind").checked = false;
     $("rebind-line").hidden = true;
-    const tag = answer.tap;
-    $("card-tag").textContent = answer.form.known
-      ? word("catalog.tag_known", { uid: tag.uid, pad: tag.pad, card: answer.form.replaces })
-      : word("catalog.tag_new", { uid: tag.uid, pad: tag.pad });
+    showTag();
     form.hidden = false;
     showKind();
     showProblems({});
@@ -123,7 +130,7 @@
     $("build").hidden = on;
     $("build-done").hidden = !on;
     if (!on) form.hidden = true;
-    if (on && !shown) $("catalog-status").textContent = word("catalog.tap_card");
+    if (on && !shown) say(() => word("catalog.tap_card"));
   }
 
   async function save(event) {
@@ -143,10 +150,11 @@
       return;
     }
     const done = answer.data;
-    const more = done.warnings.length ? word("catalog.warnings", { warnings: done.warnings.join("; ") }) : "";
-    const written = done.written ? word("catalog.written") : "";
-    $("catalog-status").textContent =
-      word("catalog.saved", { card: done.saved, number: done.number, written, more });
+    say(() => {
+      const more = done.warnings.length ? word("catalog.warnings", { warnings: done.warnings.join("; ") }) : "";
+      const written = done.written ? word("catalog.written") : "";
+      return word("catalog.saved", { card: done.saved, number: done.number, written, more });
+    });
     form.hidden = true;
   }
 
@@ -156,14 +164,14 @@
     shown = null;
     const data = answer.data;
     if (!answer.ok) {
-      $("catalog-status").textContent = data.error;
+      say(() => data.error); // the server's sentence, in the language it was asked in
     } else if (data.check.ok) {
-      $("catalog-status").textContent =
-        word("catalog.ready", { name: data.playing, cards: data.check.cards });
+      say(() => word("catalog.ready", { name: data.playing, cards: data.check.cards }));
     } else {
-      const more = data.check.more ? word("catalog.and_more", { n: data.check.more }) : "";
-      $("catalog-status").textContent =
-        word("catalog.still_to_do", { problems: data.check.problems.join("; "), more, name: data.playing });
+      say(() => {
+        const more = data.check.more ? word("catalog.and_more", { n: data.check.more }) : "";
+        return word("catalog.still_to_do", { problems: data.check.problems.join("; "), more, name: data.playing });
+      });
     }
   }
 
@@ -173,7 +181,7 @@
     $("catalog-area").hidden = false;
     $("build").addEventListener("click", async () => {
       const answer = await ask("POST", "/api/catalog/building", { on: true });
-      if (!answer.ok) { $("catalog-status").textContent = answer.data.error; return; }
+      if (!answer.ok) { say(() => answer.data.error); return; }
       setBuilding(true);
       look();
     });
@@ -183,6 +191,7 @@
     form.addEventListener("input", soon);
     form.addEventListener("submit", save);
     document.addEventListener("table-version", () => { if (building) look(); });
+    document.addEventListener("words", () => { showStatus(); showTag(); });
     look();
   }
 

@@ -4,18 +4,6 @@
 const $ = (id) => document.getElementById(id);
 let me = null;
 
-async function call(method, path, body) {
-  const options = { method, headers: {} };
-  if (method !== "GET") {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body || {});
-  }
-  const answer = await fetch(path, options);
-  const data = await answer.json();
-  if (!answer.ok) throw new Error(data.error || `HTTP ${answer.status}`);
-  return data;
-}
-
 // A pairing role ({kind, seat, label}) in the page's language: "Owner", "Seat 2", "Spectator".
 function roleName(role) {
   return role.kind === "seat" ? word("role.seat", { n: role.seat }) : word("role." + role.kind);

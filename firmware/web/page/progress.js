@@ -4,22 +4,6 @@ const $ = (id) => document.getElementById(id);
 let lastTap = null;
 const MAX_UPLOAD = 47 * 1024; // firmware/web/catalog_transfer.py's MAX_UPLOAD
 
-async function call(method, path, body) {
-  const options = { method, headers: {} };
-  if (method !== "GET") {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body || {});
-  }
-  const answer = await fetch(path, options);
-  const data = await answer.json();
-  if (!answer.ok) {
-    const error = new Error(data.error || `HTTP ${answer.status}`);
-    error.status = answer.status;
-    throw error;
-  }
-  return data;
-}
-
 function li(text) {
   const element = document.createElement("li");
   element.textContent = text;
@@ -56,7 +40,8 @@ function showProgress(p) {
     (p.exists ? "" : word("progress.no_file"));
   const rows = [row("", "", word("progress.entered_box"))];
   for (const guild of p.guilds) {
-    for (const [kind, count] of Object.entries(guild.kinds)) rows.push(row(guild.name, kindName(kind), shown(count)));
+    const name = (guild.names || {})[words.language] || guild.name; // the catalog's, else the sample's
+    for (const [kind, count] of Object.entries(guild.kinds)) rows.push(row(name, kindName(kind), shown(count)));
   }
   const kinds = Object.entries(p.market.kinds).map(([k, n]) => word("progress.market_kind", { n, kind: kindName(k) })).join(", ");
   rows.push(row(word("progress.market"), kinds, shown(p.market)));
@@ -96,7 +81,7 @@ async function bind(card, rebind) {
     const done = await call("POST", "/api/enroll/res-arcana", { tap: lastTap.seq, card, rebind });
     $("message").textContent = `${done.bound.uid} → ${done.bound.card}`;
   } catch (err) {
-    if (err.status === 409 && err.message.includes("re-bind") && confirm(err.message)) return bind(card, true);
+    if (err.status === 409 && err.data.rebind && confirm(err.message)) return bind(card, true);
     $("message").textContent = err.message;
   }
   refresh();
@@ -133,7 +118,10 @@ async function upload(input, path, body) {
 
 async function refresh() {
   try {
-    showProgress(await call("GET", "/api/catalog/progress"));
+    const p = await call("GET", "/api/catalog/progress");
+    // The game's language: a change on the table (its game choice) shows here too.
+    await useWords(`/api/words?language=${encodeURIComponent(p.language)}`, p.language);
+    showProgress(p);
     showEnrollment(await call("GET", "/api/enroll/res-arcana"));
   } catch (err) {
     $("message").textContent = err.message;

@@ -22,7 +22,8 @@ function wordsOnPage() {
 }
 
 // Fetch the words of `url` (api/words?language=..) once per language, then put them on the
-// page and set <html lang dir> (right to left for Persian).
+// page, set <html lang dir> (right to left for Persian) and tell the page's scripts ("words"
+// on the document: what they wrote themselves with `word`, they write again).
 async function useWords(url, language) {
   if (language && language === words.language) return;
   const answer = await fetch(url);
@@ -33,4 +34,5 @@ async function useWords(url, language) {
   document.documentElement.lang = data.language;
   document.documentElement.dir = data.direction;
   wordsOnPage();
+  document.dispatchEvent(new Event("words"));
 }

@@ -202,3 +202,21 @@ def test_the_template_shows_both_shapes_of_names():
     assert cards["blades_base"]["names"] == {"de": "Gilde der Klingen"}  # inline
     assert cards["m_agent_01"]["names"] == {"de": "Eine Person"}  # [cards.names]
     assert data["guilds"]["blades"]["names"] == {"de": "Klingen"}
+
+
+def test_every_bad_name_of_a_table_is_listed_not_only_the_first(tmp_path):
+    extra = NAMES_INLINE.replace(
+        '{ de = "Nachtfährmann", fa = "قایقران شب" }', '{ xx = "A", de = "", fa = 3 }'
+    )
+    assert problems_of(sample_with(tmp_path, extra)) == [
+        'card "extra_agent": names: unknown language "xx" (the languages of the table: en, de, fa)',
+        'card "extra_agent": names.de: the de name is empty (give the name, or leave the key out)',
+        'card "extra_agent": names.fa: the fa name must be text, not 3',
+    ]
+
+
+def test_two_guilds_of_the_same_name_are_reported_once_not_once_per_language(tmp_path):
+    """Thieves called "Blades": alike in every language (neither has names), one problem."""
+    mine = sample_with(tmp_path, "", 'name = "Thieves"\n', 'name = "Blades"\n')
+    expected = '[guilds.thieves] name: "Blades" is the name of guild "blades" too'
+    assert problems_of(mine) == [expected]

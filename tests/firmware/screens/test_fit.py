@@ -15,6 +15,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from quick_table import QuickTable
 
 from engine.arcana.catalogs import __file__ as catalogs_init
@@ -26,12 +27,11 @@ from firmware.controllers.resarcana.bot import play_demo_game as play_res
 from firmware.controllers.resarcana.screens import gain_label
 from firmware.drawing import Notice, notice_screen
 from firmware.games import FULL_TABLE_PADS, GameShelf
-from firmware.language import codes, load, local_name, res_arcana_name, using
+from firmware.language import codes, current, load, local_name, res_arcana_name, using
 from firmware.screens import RENDERERS, SIZES, Screen
 from firmware.screens.canvas import Canvas, Mark
-from firmware.screens.font import ELLIPSIS, load_font
+from firmware.screens.font import ELLIPSIS, Font, load_font
 from firmware.screens.gallery import EXAMPLES, LANGUAGE_OF
-from firmware.screens.shaping import is_rtl
 from firmware.screens.short_forms import forms, is_short_form
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -103,11 +103,99 @@ def cut_marks(screen: Screen, size) -> list[Mark]:
     ]
 
 
+MARGIN = 32  # rows and columns around the panel where a glyph's ink may have been pasted
+
+
+def drawn(screen: Screen, size) -> tuple[Image.Image, list[tuple]]:
+    """The screen's image and what was drawn on it, in order: ("box", rows, columns, None)
+    for each filled box, ("text", face, text, fill, before, alone) for each text pasted, where
+    `before` is the panel just before it and `alone` the text's ink pasted alone on a blank
+    image MARGIN pixels larger on every side (so ink off the panel is known too)."""
+    made: list[Canvas] = []
+    events: list[tuple] = []
+    original_init, original_draw, original_box = Canvas.__init__, Font.draw, Canvas.box
+
+    def keep(self, canvas_size):
+        original_init(self, canvas_size)
+        made.append(self)
+
+    def draw(self, image, x, y, text, fill=1):
+        if any(image is canvas.image for canvas in made):  # not ink_rows' own scratch image
+            alone = Image.new("1", (image.width + 2 * MARGIN, image.height + 2 * MARGIN), 0)
+            original_draw(self, alone, x + MARGIN, y + MARGIN, text, 1)
+            events.append(("text", self.name, text, fill, image.copy(), alone))
+        return original_draw(self, image, x, y, text, fill)
+
+    def box(self, x0, y0, x1, y1, fill=1):
+        events.append(("box", range(y0, y1 + 1), range(x0, x1 + 1), None))
+        return original_box(self, x0, y0, x1, y1, fill)
+
+    Canvas.__init__ = keep  # type: ignore[method-assign]
+    Font.draw = draw  # type: ignore[method-assign]
+    Canvas.box = box  # type: ignore[method-assign]
+    try:
+        final = RENDERERS[type(screen)](screen, size)
+    finally:
+        Canvas.__init__ = original_init  # type: ignore[method-assign]
+        Font.draw = original_draw  # type: ignore[method-assign]
+        Canvas.box = original_box  # type: ignore[method-assign]
+    return final, events
+
+
+def ink_of(alone: Image.Image) -> list[tuple[int, int]]:
+    """The panel coordinates of a text's ink pasted alone (see `drawn`)."""
+    ink = alone.load()
+    return [
+        (x - MARGIN, y - MARGIN)
+        for y in range(alone.height)
+        for x in range(alone.width)
+        if ink[x, y]
+    ]
+
+
+def ink_faults(screen: Screen, size) -> list[str]:
+    """Every text of the screen whose ink is not all seen: ink off the panel (a tail below
+    its last row, dots above its first), ink on its own colour (an inverted text's descender
+    below its box, a text run into a box or into another text's ink) or drawn over later."""
+    final, events = drawn(screen, size)
+    width, height = size
+    seen = final.load()
+    faults = []
+    for _, face, text, fill, before, alone in (e for e in events if e[0] == "text"):
+        under = before.load()
+        rows: dict[str, set[int]] = {"off the panel": set(), "on its own colour": set()}
+        rows["drawn over"] = set()
+        for x, y in ink_of(alone):
+            if not (0 <= x < width and 0 <= y < height):
+                rows["off the panel"].add(y)
+            elif bool(under[x, y]) == bool(fill):
+                rows["on its own colour"].add(y)
+            elif bool(seen[x, y]) != bool(fill):
+                rows["drawn over"].add(y)
+        faults += [
+            f"{face} {text!r}{' inverted' if not fill else ''}: ink rows {sorted(ys)} {what}"
+            for what, ys in rows.items()
+            if ys
+        ]
+    return faults
+
+
+# The screens whose ink is checked in every language. Latin-script languages (English,
+# German) have every screen checked; Persian's other screens are left (see docs/languages.md).
+INK_CHECKED_IN_PERSIAN = {"ChoiceScreen", "RankingScreen", "ResStatusScreen"}
+
+
+def ink_checked(screen: Screen) -> bool:
+    return current().direction != "rtl" or type(screen).__name__ in INK_CHECKED_IN_PERSIAN
+
+
 def assert_nothing_cut(shown) -> None:
+    """No text is shortened past its short forms, and all of every text's ink is seen."""
     problems = []
     for role, screen in shown:
         for size in SIZES:
-            for cut in cuts(screen, size):
+            faults = ink_faults(screen, size) if ink_checked(screen) else []
+            for cut in [*cuts(screen, size), *faults]:
                 problems.append(f"{role} {size[0]}x{size[1]} {type(screen).__name__}: {cut}")
     assert not problems, "\n".join(sorted(set(problems)))
 
@@ -262,12 +350,19 @@ def test_every_gallery_example_cuts_no_text_in_its_language(name):
     with using(language):
         cut = {size: cut_marks(EXAMPLES[name], size) for size in SIZES}
         assert all(forms(text) == () for text in allowed)  # no short form it could show
+        checked = ink_checked(EXAMPLES[name])
+        ink = [
+            f"{size[0]}x{size[1]} {fault}"
+            for size in SIZES
+            if checked
+            for fault in ink_faults(EXAMPLES[name], size)
+        ]
     problems = [
         f"{size[0]}x{size[1]} {mark.text!r} shown as {mark.shown!r}"
         for size, marks in cut.items()
         for mark in marks
         if mark.text not in allowed
-    ]
+    ] + ink
     assert not problems, f"{name} ({language}): " + "; ".join(problems)
     if allowed:  # the example still shows what it is there for
         assert allowed == {mark.text for marks in cut.values() for mark in marks}
@@ -351,8 +446,8 @@ def ink_runs(image, column: int = 0) -> list[range]:
 
 def overlaps(screen) -> list[str]:
     """At 128x64: the title's ink rows outside its bar or meeting the selected option's box,
-    the selected option's ink rows outside its box (checked in right-to-left choices: an
-    English descender, the g of "Language", still reaches two rows below its box)."""
+    the selected option's ink rows outside its box (in every language: an English
+    descender, the g of "Language", reached two rows below it)."""
     image, marks = drawn_marks(screen, (128, 64))
     small = load_font("small")
     bar, *boxes = ink_runs(image)
@@ -372,7 +467,7 @@ def overlaps(screen) -> list[str]:
         )
     if title_rows & set(box):
         problems.append(f"title {screen.title!r} meets the selected option's box")
-    if is_rtl(screen.title) and not option_rows <= set(box):  # (English: see the note)
+    if not option_rows <= set(box):
         problems.append(
             f"option {option.text!r} ink rows {sorted(option_rows - set(box))} off its box"
         )
@@ -412,3 +507,133 @@ def test_an_overlap_of_title_and_selected_option_is_found():
         problems = overlaps(ChoiceScreen("\u200eکدام بازی؟", options, selected=0))
     assert any("meets the selected option's box" in problem for problem in problems)
     assert any("off its bar" in problem for problem in problems)
+
+
+def ranking_rows(screen, size) -> list[tuple[set[int], set[int]]]:
+    """The rows and columns each player of a drawn ranking takes: its box (a winner's) and
+    the ink of its rank, points and name; the heading first, when there is one."""
+    _, events = drawn(screen, size)
+    texts = [e for e in events if e[0] == "text"]
+    groups: list[tuple[set[int], set[int]]] = []
+    if size[1] >= 64:  # the heading
+        ink = ink_of(texts[0][5])
+        groups.append(({y for _, y in ink}, {x for x, _ in ink}))
+        events = events[events.index(texts[0]) + 1 :]
+    rows: set[int] = set()
+    columns: set[int] = set()
+    drawn_texts = 0
+    for event in events:
+        if event[0] == "box":
+            rows |= set(event[1])
+            columns |= set(event[2])
+            continue
+        ink = ink_of(event[5])
+        rows |= {y for _, y in ink}
+        columns |= {x for x, _ in ink}
+        drawn_texts += 1
+        if drawn_texts == 3:  # rank, points, name
+            groups.append((rows, columns))
+            rows, columns, drawn_texts = set(), set(), 0
+    return groups
+
+
+def touching_rows(screen, size) -> list[str]:
+    """Rows of a ranking (and its heading) that share a pixel row or touch: each must keep a
+    blank row from the next one in the same columns."""
+    groups = ranking_rows(screen, size)
+    problems = []
+    for index, (rows, columns) in enumerate(groups):
+        for other, (rows_b, columns_b) in enumerate(groups[index + 1 :], index + 1):
+            if not columns & columns_b:
+                continue  # side by side (128x32, four players)
+            near = {y for y in rows if {y - 1, y, y + 1} & rows_b}
+            if near:
+                problems.append(f"{size[1]}: row {index} touches row {other} at {sorted(near)}")
+    return problems
+
+
+def rankings() -> list[tuple[str, object]]:
+    """Four-player rankings in every language, with the names shown at the table: the
+    gallery's, the sample guilds' and Res Arcana's mages', winners first and last."""
+    from firmware.screens import RankedPlayer, RankingScreen
+
+    shown = [
+        (LANGUAGE_OF.get(name, "en"), screen)
+        for name, screen in EXAMPLES.items()
+        if isinstance(screen, RankingScreen)
+    ]
+    mages = [card for card in CARDS if CARDS[card].kind == "mage"]
+    for code in codes():
+        with using(code):
+            guilds = [local_name(n) for n in ("Blades", "Ferrymen", "Thieves", "Usurers")]
+            magi = [res_arcana_name(card) for card in mages]
+        for names in (guilds, magi):
+            for ranks in ((1, 2, 3, 4), (1, 1, 3, 4), (2, 3, 4, 1)):
+                players = tuple(
+                    RankedPlayer(rank, name, 20 - rank)
+                    for rank, name in zip(ranks, names, strict=True)
+                )
+                shown.append((code, RankingScreen(tuple(sorted(players, key=lambda p: p.rank)))))
+                shown.append((code, RankingScreen(players[:3])))
+    return shown
+
+
+def test_a_rankings_rows_never_touch_and_keep_their_ink():
+    """A four-player Persian ranking's 13-row rows: a name's tail shared a pixel row with the
+    next name. Each row keeps a blank row from the next, and all its ink is seen."""
+    problems = []
+    checked = 0
+    for code, screen in rankings():
+        with using(code):
+            for size in SIZES:
+                checked += 1
+                found = touching_rows(screen, size) + ink_faults(screen, size)
+                problems += [f"{code} {screen.players[0].name}…: {p}" for p in found]
+    assert checked > 50
+    assert not problems, "\n".join(problems)
+
+
+def test_touching_rows_are_found():
+    """The check above finds two names drawn one row too close: the Persian ranking as it
+    was, each name placed by its ink from its row's first row, no blank row below."""
+    from firmware.screens import RankedPlayer, RankingScreen, arcana
+
+    screen = RankingScreen(tuple(RankedPlayer(i + 2, "قایقرانان", 9) for i in range(4)))
+    original = arcana._ranking_name
+
+    def too_low(name, name_font, first, last, number_y):
+        face, text, y = original(name, name_font, first, last, number_y)
+        return face, text, y + 2
+
+    with using("fa"):
+        assert touching_rows(screen, (128, 64)) == []
+        arcana._ranking_name = too_low
+        try:
+            assert touching_rows(screen, (128, 64))
+        finally:
+            arcana._ranking_name = original
+
+
+CHOICES = {  # the game chooser's titles and their options (firmware/controllers/chooser.py)
+    "choice.which_game": ("arcana", "res_arcana", "enroll_cards", "language"),
+    "choice.variant": ("basic", "advanced"),
+    "choice.enroll": ("arcana_cards", "res_arcana_cards"),
+}
+
+
+@pytest.mark.parametrize("code", codes())
+def test_every_choice_of_the_chooser_keeps_its_ink_at_both_heights(code):
+    """Each of the chooser's choices at each of its lines: all ink on the panel and inside
+    its box (the Persian variant title "آرکانا: کدام نسخه؟" lost its top rows at 128x32),
+    the title clear of the selected option's box at 128x64."""
+    from firmware.screens import ChoiceScreen
+
+    problems = []
+    with using(code) as language:
+        for title, keys in CHOICES.items():
+            options = tuple(language.text(f"choice.{key}", name=language.name) for key in keys)
+            for selected in range(len(options)):
+                screen = ChoiceScreen(language.text(title), options, selected)
+                problems += [f"{size[1]}: {f}" for size in SIZES for f in ink_faults(screen, size)]
+                problems += overlaps(screen)
+    assert not problems, "\n".join(problems)

@@ -26,9 +26,11 @@ from firmware.screens import (
     SIZE_128X32,
     SIZE_128X64,
     ChoiceScreen,
+    Essence,
     Essences,
     RankedPlayer,
     RankingScreen,
+    ResStatusScreen,
     SeatScreen,
     Strength,
     VictoryCheckScreen,
@@ -38,6 +40,7 @@ from firmware.screens import font as font_module
 from firmware.screens.canvas import Canvas
 from firmware.screens.font import ELLIPSIS, REPLACEMENT, Font, load_font
 from firmware.screens.shaping import RLM, is_rtl, persian_digits, shape
+from firmware.screens.short_forms import forms
 
 FONT_NAMES = ["small", "medium"]
 FONTS_DIR = Path(__file__).resolve().parents[3] / "firmware" / "screens" / "fonts"
@@ -526,14 +529,86 @@ def test_a_persian_winners_name_stays_inside_its_box_and_clear_of_the_next_row(c
             marks = marks_of(screen, SIZE_128X64)
             image = render(screen, SIZE_128X64, "fa")
         rows = []
-        for name in order:
-            mark = marks[name]
+        for name in order:  # a name too tall for a row of 13 shows a short form
+            with using("fa"):
+                short = forms(name)
+            shown = name if name in marks else next(f for f in short if f in marks)
+            mark = marks[shown]
             face = load_font("small" if mark.y1 - mark.y0 == 7 else "medium")
-            top, bottom = face.ink_rows(name)
+            top, bottom = face.ink_rows(shown)
             rows.append((mark.y0 + top, mark.y0 + bottom))
         box_bottom = max(y for y in range(12, 64) if image.getpixel((0, y)))
         if count < 4:
             assert rows[0][0] >= 12 and rows[0][1] <= box_bottom, order
             assert rows[1][0] > box_bottom, order
-        # four rows of 13: a tail may share a pixel row with the next name's top, no more
-        assert all(a[1] <= b[0] for a, b in pairwise(rows)), order
+        # four rows of 13 too: a blank row between a name's tail and the next name's top
+        assert all(a[1] + 1 < b[0] for a, b in pairwise(rows)), order
+
+
+def status_marks(monkeypatch, screen, size, language: str) -> list:
+    """The marks of a Res Arcana status drawn in a language, in drawing order."""
+    made: list[Canvas] = []
+    original = Canvas.__init__
+
+    def keep(self, canvas_size):
+        original(self, canvas_size)
+        made.append(self)
+
+    monkeypatch.setattr(Canvas, "__init__", keep)
+    with using(language):
+        RENDERERS[type(screen)](screen, size)
+    return made[-1].marks
+
+
+STATUS = ResStatusScreen(
+    round=4,
+    turn="Ben",
+    places=(Essence.FIRE, Essence.CALM, Essence.GOLD),
+    monuments_up=2,
+    monuments_hidden=3,
+)
+
+
+@pytest.mark.parametrize("language", ["fa", "en"])
+def test_the_places_and_monuments_read_from_the_label_in_its_direction(monkeypatch, language):
+    """128x64: "Places" then its icons, "Monuments" then the monuments and "+N", read from
+    the left in English; in Persian each label stands against the right edge and its
+    figures follow it leftwards, the first place nearest the label (icons unmirrored)."""
+    marks = status_marks(monkeypatch, STATUS, SIZE_128X64, language)
+    with using(language):
+        places, monuments = tr("res.places"), tr("res.monuments")
+    by_text = {mark.text: mark for mark in marks}
+    label, row = by_text[places], [m for m in marks if 30 <= m.y0 <= 46 and m.text != places]
+    icons = [m.text for m in row]
+    assert icons == ["icon:fire", "icon:calm", "icon:gold"]  # in the places' order
+    rtl = language == "fa"
+    # reading order: from the label outwards, to the right (English) or to the left
+    edges = [m.x0 for m in row]
+    assert edges == (sorted(edges, reverse=True) if rtl else sorted(edges))
+    if rtl:
+        assert label.x1 == 128 and all(m.x1 < label.x0 for m in row)
+    else:
+        assert label.x0 == 0 and all(m.x0 > label.x1 for m in row)
+    label = by_text[monuments]
+    row = [m for m in marks if m.y0 >= 48 and m.text != monuments]
+    assert [m.text for m in row] == ["icon:monument", "icon:monument", "+3"]
+    edges = [m.x0 for m in row]
+    assert edges == (sorted(edges, reverse=True) if rtl else sorted(edges))
+    if rtl:
+        assert label.x1 == 128 and all(m.x1 < label.x0 for m in row)
+    else:
+        assert all(m.x0 > label.x1 for m in row)
+
+
+@pytest.mark.parametrize("language", ["fa", "en"])
+def test_at_128x32_the_places_come_first_in_reading_order(monkeypatch, language):
+    """No labels on 128x32: the places first, then the monuments; in Persian the places
+    stand on the right, the monuments (and "+N" last) left of them."""
+    marks = [m for m in status_marks(monkeypatch, STATUS, SIZE_128X32, language) if m.y0 >= 16]
+    names = [m.text for m in marks]
+    assert names == ["icon:fire", "icon:calm", "icon:gold", "icon:monument", "icon:monument", "+3"]
+    edges = [m.x0 for m in marks]
+    if language == "fa":
+        assert edges == sorted(edges, reverse=True) and marks[0].x1 >= 126  # icon ink
+    else:
+        assert edges == sorted(edges) and marks[0].x0 <= 1

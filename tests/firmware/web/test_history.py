@@ -20,7 +20,7 @@ from service import Recorder
 from engine.records import load, replay
 from firmware import cli
 from firmware.games import GameShelf
-from firmware.journal import Journal
+from firmware.journal import Journal, JournalError
 from firmware.language import using
 from firmware.service import Service, StopRequest, Watchdog
 from firmware.table_loop import ServiceLoop
@@ -309,6 +309,56 @@ def test_an_abandoned_game_is_listed_as_such_and_keeps_its_secrets(tmp_path, gam
         assert refused.value.status in (403, 409)
     with pytest.raises(history.HistoryRefused, match="is abandoned: its rounds show once"):
         history.rounds(tmp_path, games["in_progress"])
+
+
+def test_an_abandoned_game_is_replayed_once_not_on_every_listing(
+    tmp_path, games, monkeypatch
+) -> None:
+    """An abandoned game never changes: the list replays it once. A game in progress is
+    replayed each time (it moves on)."""
+    with Journal.open(tmp_path) as journal:
+        journal.finish(games["in_progress"], {"abandoned": "the players went home"})
+    replayed: list[int] = []
+    real_record = Journal.record
+
+    def counting_record(self, game_id):
+        replayed.append(game_id)
+        return real_record(self, game_id)
+
+    monkeypatch.setattr(Journal, "record", counting_record)
+    first = history.listing(tmp_path)
+    assert sorted(replayed) == sorted([games["in_progress"], games["res"]])
+    assert history.listing(tmp_path) == first
+    assert history.listing(tmp_path) == first
+    assert replayed.count(games["in_progress"]) == 1
+    assert replayed.count(games["res"]) == 3  # in progress: replayed on every listing
+    # The same game id in another state directory is another game: replayed there.
+    other = tmp_path / "other"
+    with Journal.open(other) as journal:
+        ids = journal_games(journal)
+        journal.finish(ids["in_progress"], {"abandoned": "a power cut"})
+    assert history.listing(other)["games"][1]["problem"] == "abandoned: a power cut"
+    assert replayed.count(games["in_progress"]) == 2
+
+
+def test_an_abandoned_game_whose_replay_failed_is_tried_again(tmp_path, games, monkeypatch) -> None:
+    with Journal.open(tmp_path) as journal:
+        journal.finish(games["in_progress"], {"abandoned": "the players went home"})
+    real_record = Journal.record
+    failing = [True]
+
+    def busy_then_fine(self, game_id):
+        if failing[0]:
+            raise JournalError("the journal is busy")
+        return real_record(self, game_id)
+
+    monkeypatch.setattr(Journal, "record", busy_then_fine)
+    entry = history.listing(tmp_path)["games"][1]
+    assert entry["problem"] == f"game {games['in_progress']} does not replay: the journal is busy"
+    failing[0] = False
+    entry = history.listing(tmp_path)["games"][1]
+    assert entry["problem"] == "abandoned: the players went home"
+    assert [s["name"] for s in entry["scores"]] == ["Ann", "Ben"]
 
 
 def test_a_game_that_no_longer_replays_is_named_with_its_line(tmp_path, games) -> None:

@@ -11,6 +11,7 @@ from web_table import WebTable, wait_until
 
 from engine.arcana.catalog import CATALOG_DIR
 from firmware.journal import Journal
+from firmware.language import load as load_language
 from firmware.tabletop import uid_for
 from firmware.web.catalog_transfer import MAX_UPLOAD, to_csv, to_toml
 from firmware.web.pairing import Role
@@ -147,6 +148,7 @@ def test_res_arcana_enrollment_binds_the_tag_just_tapped(table, owner) -> None:
     assert table.loop.companion.registry.card_for(uid, None) == "seer_orb"
     status, answer = owner.post("api/enroll/res-arcana", {"tap": tap["seq"], "card": "brazier"})
     assert status == 409 and "re-bind it to brazier?" in answer["error"]
+    assert answer["rebind"] == "seer_orb"  # what the page acts on, in any language
     body = {"tap": tap["seq"], "card": "brazier", "rebind": True}
     assert owner.post("api/enroll/res-arcana", body)[0] == 200
     assert bound(table) == {uid: "brazier"}
@@ -190,3 +192,24 @@ def test_the_file_the_table_plays_must_stay_playable(tmp_path) -> None:
         status, answer = owner.post("api/catalog/import", body)
         assert status == 200 and "next start" in answer["imported"]["note"]
         assert tomllib.loads(played.read_text(encoding="utf-8")) == renamed
+
+
+def test_the_counts_name_each_guild_in_every_language_the_catalogs_own_names_first():
+    from firmware.web.catalog_progress import progress
+
+    guilds = {
+        "blades": {"name": "Guild of Blades", "names": {"de": "Unsere Klingen"}},
+        "mine": {"name": "Moles"},  # no name in another language anywhere: left out
+    }
+    counted = {g["id"]: g for g in progress({"guilds": guilds}, {})["guilds"]}
+    assert counted["blades"]["name"] == "Guild of Blades"
+    assert counted["blades"]["names"]["de"] == "Unsere Klingen"  # the catalog's own
+    assert counted["blades"]["names"]["fa"] == load_language("fa").names["Guild of Blades"]
+    assert counted["mine"]["names"] == {}
+    box = {g["id"]: g["names"]["de"] for g in progress({}, {})["guilds"]}  # no file: the box's
+    assert box == {
+        "blades": "Klingen",
+        "ferrymen": "Fährleute",
+        "thieves": "Diebe",
+        "usurers": "Wucherer",
+    }

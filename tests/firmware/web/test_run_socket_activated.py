@@ -17,25 +17,9 @@ import urllib.request
 from pathlib import Path
 
 from service import messages_until
-
-from hardware.profile import PROFILES
+from web_run import free_port, pair_url, web_profile
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def web_profile(tmp_path: Path, port: int) -> Path:
-    profile = tmp_path / "web-table.toml"
-    profile.write_text(
-        f"[web]\nenabled = true\nport = {port}\n"
-        + (PROFILES / "full-table.toml").read_text(encoding="utf-8")
-    )
-    return profile
 
 
 def tool(name: str, package: str) -> str:
@@ -87,15 +71,9 @@ def test_run_serves_on_the_handed_socket_from_a_private_network(tmp_path) -> Non
             assert err.code == 401
             assert "error" in json.load(err)
         messages_until(listener, "READY=1")
-        done = subprocess.run(
-            [sys.executable, "-m", "firmware", "pair", "--profile", str(profile),
-             "--state-dir", str(state), "--address", "127.0.0.1"],
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        pair_url = done.stdout.splitlines()[-1]
-        assert pair_url.startswith(f"{url}pair/")
-        with urllib.request.urlopen(pair_url, timeout=60) as page:
+        opened = pair_url(profile, state)
+        assert opened.startswith(f"{url}pair/")
+        with urllib.request.urlopen(opened, timeout=60) as page:
             assert page.status == 200
             assert page.headers.get_content_type() == "text/html"
     finally:

@@ -5,30 +5,16 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 
 from service import messages_until, start_service
-
-from hardware.profile import PROFILES
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+from web_run import free_port, pair_url, web_profile
 
 
 def test_run_serves_the_web_app_and_pair_opens_a_code_it_accepts(tmp_path) -> None:
     port = free_port()
-    profile = tmp_path / "web-table.toml"
-    profile.write_text(
-        f"[web]\nenabled = true\nport = {port}\n"
-        + (PROFILES / "full-table.toml").read_text(encoding="utf-8")
-    )
+    profile = web_profile(tmp_path, port)
     state = tmp_path / "state"
     process, listener = start_service(tmp_path, "--profile", str(profile), state=state)
     try:
@@ -39,17 +25,11 @@ def test_run_serves_the_web_app_and_pair_opens_a_code_it_accepts(tmp_path) -> No
             raise AssertionError("an unpaired request was answered")
         except urllib.error.HTTPError as err:
             assert err.code == 401
-        done = subprocess.run(
-            [sys.executable, "-m", "firmware", "pair", "--profile", str(profile),
-             "--state-dir", str(state), "--address", "127.0.0.1"],
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        pair_url = done.stdout.splitlines()[-1]
-        assert pair_url.startswith(f"{url}pair/")
+        opened = pair_url(profile, state)
+        assert opened.startswith(f"{url}pair/")
         request = urllib.request.Request(
             url + "api/pair",
-            data=json.dumps({"code": pair_url.rsplit("/", 1)[1]}).encode(),
+            data=json.dumps({"code": opened.rsplit("/", 1)[1]}).encode(),
             headers={"Content-Type": "application/json"},
             method="POST",
         )

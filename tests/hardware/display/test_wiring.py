@@ -151,3 +151,19 @@ def test_a_real_display_has_no_counters_and_no_pixels_to_read(tmp_path):
     assert display.counters == {}
     with pytest.raises(ValueError, match="real display"):
         display.frame()
+
+
+@pytest.mark.parametrize(("bus", "device", "cs"), [(0, 1, None), (1, 2, 5), (0, 0, 6)])
+def test_luma_opens_the_spidev_port_and_device_of_the_profile(bus, device, cs):
+    """luma opens `/dev/spidevB.D` itself from the port and device it is given; with a GPIO
+    chip-select it still opens that port (and tells spidev to leave its CE line alone)."""
+    wiring = EmulatedWiring()
+    spec = DisplaySpec(
+        "stake-3", interface="spi", bus=bus, device=device, dc=25, cs=cs, clock_hz=8_000_000
+    )
+    display = open_display(spec, wiring)
+    assert display.health.ok, display.health.last_error
+    port = wiring.spi_ports["stake-3"]
+    assert port.opened == (bus, device)
+    assert port.no_cs is (cs is not None)
+    assert port.max_speed_hz == spec.clock_hz

@@ -5,12 +5,15 @@ The figures are modelled time (deterministic), so they may be asserted; CPU time
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from hardware.nfc.bench import scan_cycle_figures
 from hardware.nfc.driver import IRQ_POLL_S, STATUS_POLL_S
 from hardware.nfc.emulator import ChipTiming
 
+DOCS = Path(__file__).resolve().parents[3] / "docs/nfc.md"
 TIMING = ChipTiming()
 # An empty poll: ACK, command, the field's guard time, two activation attempts; then the
 # field-off command: ACK and command.
@@ -82,7 +85,73 @@ def test_one_field_at_a_time_pays_the_guard_time_on_every_poll():
 
 
 def test_bad_arguments_are_refused():
-    with pytest.raises(ValueError, match="interface must be"):
+    with pytest.raises(ValueError, match=r"^interface must be i2c, spi or uart, not 'can'$"):
         scan_cycle_figures(interface="can")
-    with pytest.raises(ValueError, match="at least 1"):
-        scan_cycle_figures(readers=0)
+    for readers, cycles in ((0, 1), (1, 0)):
+        with pytest.raises(ValueError, match=r"^readers and cycles must be at least 1$"):
+            scan_cycle_figures(readers=readers, cycles=cycles)
+
+
+def test_one_reader_and_one_cycle_are_enough_to_measure():
+    one = scan_cycle_figures(readers=1, cycles=1, interface="spi", irq=True)
+    three = scan_cycle_figures(readers=1, cycles=3, interface="spi", irq=True)
+    assert (one["readers"], one["cycles"]) == (1, 1)
+    assert one["bytes_per_cycle"] == three["bytes_per_cycle"]  # every cycle alike
+
+
+def documented() -> list[list[str]]:
+    """docs/nfc.md's "Figures" table: bus, clock, board, readers, tag, IRQ, bytes,
+    transactions, wire ms, chip ms, modelled ms, CPU ms/poll."""
+    rows = []
+    for line in DOCS.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 12 and cells[0] in ("i2c", "spi", "uart"):
+            rows.append(cells)
+    return rows
+
+
+def test_the_docs_give_a_figure_for_every_bus_reader_count_tag_and_irq():
+    keys = {(r[0], r[1], r[3], r[4], r[5]) for r in documented()}
+    wired = [(bus, hz) for bus in ("i2c",) for hz in ("10000", "100000", "400000")]
+    wired.append(("spi", "1000000"))
+    yes_no = ("no", "yes")
+    expected = {(b, hz, n, t, q) for b, hz in wired for n in "15" for t in yes_no for q in yes_no}
+    expected |= {("uart", "115200", n, t, "no") for n in "15" for t in yes_no}  # no IRQ wired
+    assert keys == expected
+
+
+def test_the_bench_measures_the_modelled_figures_the_docs_give():
+    """The modelled figures are exact: the docs' rows (taken with 200 cycles) come out the same
+    in 3; only CPU time differs from run to run, and it is never compared."""
+    for bus, hz, _board, readers, tag, irq, *numbers, _cpu in documented():
+        f = scan_cycle_figures(int(readers), tag == "yes", bus, int(hz), irq=irq == "yes", cycles=3)
+        echo = (f["interface"], f["clock_hz"], f["readers"], f["tag_present"], f["irq"])
+        assert echo == (bus, int(hz), int(readers), tag == "yes", irq == "yes")
+        assert (f["cycles"], f["one_field_at_a_time"], f["reader_states"]) == (3, True, ["ok"])
+        got = [
+            f"{f['bytes_per_cycle']:g}",
+            f"{f['transactions_per_cycle']:g}",
+            *(f"{f[key]:.2f}" for key in ("wire_time_ms_per_cycle", "chip_time_ms_per_cycle")),
+            f"{f['modelled_time_ms_per_cycle']:.2f}",
+        ]
+        assert got == numbers, (bus, hz, readers, tag, irq)
+        assert isinstance(f["cpu_ms_per_poll"], float) and f["cpu_ms_per_poll"] >= 0
+
+
+def test_by_default_five_readers_on_i2c_at_100_khz_without_irq_or_tags_for_200_cycles():
+    f = scan_cycle_figures()
+    settings = ("interface", "clock_hz", "readers", "tag_present", "irq", "cycles")
+    assert tuple(f[key] for key in settings) == ("i2c", 100_000, 5, False, False, 200)
+    assert f["one_field_at_a_time"] is True
+
+
+@pytest.mark.parametrize(("interface", "hz", "bits"), [("spi", 2_000_000, 8), ("uart", 57_600, 10)])
+def test_spi_and_uart_wire_time_is_the_bytes_at_the_clock(interface, hz, bits):
+    """SPI 8 bits a byte at the clock the reader is given; a UART 10 (8N1) at its baud rate,
+    each reader on a port of its own: two readers send twice the bytes of one."""
+    one = scan_cycle_figures(1, False, interface, hz, cycles=2)
+    two = scan_cycle_figures(2, False, interface, hz, cycles=2)
+    for figures in (one, two):
+        wire_ms = figures["bytes_per_cycle"] * bits / hz * 1000
+        assert figures["wire_time_ms_per_cycle"] == pytest.approx(wire_ms, abs=0.001)
+    assert two["bytes_per_cycle"] == 2 * one["bytes_per_cycle"]

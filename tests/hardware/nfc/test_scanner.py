@@ -492,5 +492,21 @@ def test_a_job_between_polls_writes_a_tag_and_no_poll_shares_the_bus_meanwhile(t
     run(scanner, clock, 10)
     chips[0].place(tag)  # the same tag, back on the pad: it now carries its card id
     assert [(e.kind, e.card_id) for e in run(scanner, clock, 2)] == [("placed", "relic-07")]
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match=r"^'no-such-pad'$"):
         scanner.between_polls("no-such-pad", lambda reader: None)
+
+
+def test_a_reader_fault_event_carries_the_fault_kind(make_mux_table, clock):
+    i2c = EmulatedI2C()
+    i2c.attach(EmulatedPN532(), 0x24)
+    absent = Reader.over_i2c(i2c, 0x25, name="b")
+    scanner = Scanner([absent], clock=clock)
+    (event,) = scanner.cycle()
+    assert (event.kind, event.fault) == ("reader_fault", "unplugged")
+    assert event.detail.startswith("reader b: cannot start the PN532: ")
+    _, chips, readers = make_mux_table(1)
+    scanner = Scanner(readers, clock=clock, fault_after=1)
+    chips[0].fail("io_error")
+    (event,) = scanner.cycle()
+    assert (event.kind, event.reader, event.fault) == ("reader_fault", "stake-0", "io")
+    assert "I/O error talking to stake-0" in event.detail
