@@ -18,11 +18,13 @@ for the firmware modules that tests/ does not mirror one to one).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -270,6 +272,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--max-children", type=int, default=2, help="mutants run at once")
     parser.add_argument("--report-only", action="store_true", help="report the last run again")
     parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="run the last run's survivors again, each in a fresh process against all its "
+        "tests as they are now (new test files too; slower per mutant than --again)",
+    )
+    parser.add_argument(
         "--again",
         action="store_true",
         help="after adding tests to the files the last run used: run only its survivors again "
@@ -285,18 +293,144 @@ def main(argv: list[str]) -> int:
         if not work.exists():
             parser.error(f"no earlier run of {target} to repeat")
         run += survivors(work)
+    elif args.fresh:
+        if not work.exists():
+            parser.error(f"no earlier run of {target} to repeat")
+        if not fresh_check(work, target, every=True):
+            return 1
     elif not args.report_only:
         tests = args.tests or tests_for(target)
         print(f"mutating {target} against {' '.join(tests)} (log: {work / 'run.log'})")
         work = scratch(target, tests)
-    if args.again or not args.report_only:
+    if args.again or not (args.report_only or args.fresh):
         with open(work / "run.log", "w") as log:
             done = subprocess.run(run, cwd=work, stdout=log, stderr=subprocess.STDOUT)
         if done.returncode != 0:
             print(f"mutmut failed ({done.returncode}); see {work / 'run.log'}", file=sys.stderr)
             return done.returncode
+        if not fresh_check(work, target):
+            return 1
     report(work, target)
     return 0
+
+
+# Functions that run while the modules are imported or the tests collected (tables built at
+# import, memos filled by a test module's parameters) run in mutmut's warm-up, before any
+# mutant is chosen: its forks inherit what they built, so a mutant of them survives whatever
+# the tests. `fresh_check` runs each such survivor again in a new Python process, where the
+# import and the collection themselves run the mutant.
+FIND_IMPORT_TIME = """
+import importlib, json, sys
+import pytest
+import mutmut.mutation.trampoline as trampoline
+hits = set()
+trampoline.record_trampoline_hit = lambda name, caller=None: hits.add(name)
+out, modules, tests = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
+for module in modules:
+    importlib.import_module(module)
+pytest.main(["--rootdir=.", "--collect-only", "-qq", "-p", "no:cacheprovider", *tests])
+with open(out, "w") as f:
+    json.dump(sorted(hits), f)
+"""
+
+
+def target_modules(target: str) -> list[str]:
+    path = ROOT / target
+    files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    names = [".".join(f.relative_to(ROOT).with_suffix("").parts) for f in files]
+    return [name.removesuffix(".__init__") for name in names]
+
+
+def import_time(work: Path, target: str) -> set[str]:
+    """The target's functions (as mutmut names them, without the mutant number) that run
+    while its modules are imported and the run's tests collected."""
+    tests = tomllib.loads((work / "pyproject.toml").read_text())["tool"]["mutmut"]
+    out = (work / "import-time.json").resolve()
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            FIND_IMPORT_TIME,
+            str(out),
+            " ".join(target_modules(target)),
+            *tests["pytest_add_cli_args_test_selection"],
+        ],
+        cwd=work / "mutants",
+        env={**os.environ, "MUTANT_UNDER_TEST": "stats"},
+        capture_output=True,
+        check=True,
+    )
+    return set(json.loads(out.read_text()))
+
+
+def fresh_check(work: Path, target: str, every: bool = False) -> bool:
+    """Run the survivors of import-time functions (`every`: all survivors) again, each in a
+    fresh process against all the run's tests (stopping at the first failure), and record
+    the outcome where `mutmut results` reads it. False if the tests fail without a mutant."""
+    functions = None if every else import_time(work, target)
+    names = [
+        n for n in survivors(work) if functions is None or n.rsplit("__mutmut_", 1)[0] in functions
+    ]
+    if not names:
+        return True
+    if every:  # the tests as they are now, as mutmut copies them for a run
+        shutil.copytree(ROOT / "tests", work / "mutants" / "tests", dirs_exist_ok=True)
+    config = tomllib.loads((work / "pyproject.toml").read_text())["tool"]["mutmut"]
+    pytest = [sys.executable, "-m", "pytest", "--rootdir=.", "-x", "-q", "-p", "no:randomly"]
+    pytest += config["pytest_add_cli_args"]
+    command = [*pytest, *quickest_first(work, config["pytest_add_cli_args_test_selection"])]
+    env = {key: value for key, value in os.environ.items() if key != "MUTANT_UNDER_TEST"}
+    what = "survivors" if every else "survivors of functions run at import"
+    print(f"{len(names)} {what}: each again in a fresh process", flush=True)
+    started = time.monotonic()
+    clean = subprocess.run(command, cwd=work / "mutants", env=env, capture_output=True)
+    if clean.returncode != 0:
+        print("the tests fail in a fresh process without any mutant", file=sys.stderr)
+        return False
+    limit = 3 * (time.monotonic() - started) + 10
+    metas = {}  # module -> its .meta file, where mutmut keeps each mutant's exit code
+    for meta in (work / "mutants").rglob("*.py.meta"):
+        module = ".".join(meta.relative_to(work / "mutants").with_suffix("").with_suffix("").parts)
+        metas[module.removesuffix(".__init__")] = meta
+    outcome = {}
+    for done_count, name in enumerate(names, 1):
+        try:
+            done = subprocess.run(
+                command,
+                cwd=work / "mutants",
+                env={**env, "MUTANT_UNDER_TEST": name},
+                capture_output=True,
+                timeout=limit,
+            )
+            outcome[name] = 0 if done.returncode == 0 else 1
+        except subprocess.TimeoutExpired:
+            outcome[name] = 36  # mutmut's code for a timeout, which counts as killed
+        meta = metas[re.match(r"(.*)\.x[_ǁ]", name)[1]]  # saved at once: a run may be stopped
+        data = json.loads(meta.read_text())
+        data["exit_code_by_key"][name] = outcome[name]
+        meta.write_text(json.dumps(data, indent=4))
+        if done_count % 50 == 0:
+            print(f"  {done_count} done", flush=True)
+    killed = sum(1 for code in outcome.values() if code)
+    print(f"  {killed} of them killed in a fresh process")
+    return True
+
+
+def quickest_first(work: Path, selection: list[str]) -> list[str]:
+    """The selection's test files, those that took least time in mutmut's first pass first
+    (new files first of all), so that a mutant's first failure comes early."""
+    stats = json.loads((work / "mutants" / "mutmut-stats.json").read_text())
+    took: dict[str, float] = {}
+    for test, seconds in stats["duration_by_test"].items():
+        took[test.split("::")[0]] = took.get(test.split("::")[0], 0.0) + seconds
+    files = []
+    for entry in selection:
+        path = work / "mutants" / entry.split("::")[0]
+        if "::" not in entry and path.is_dir():
+            files += [str(f.relative_to(work / "mutants")) for f in sorted(path.rglob("test_*.py"))]
+        else:
+            files.append(entry)
+    return sorted(dict.fromkeys(files), key=lambda f: took.get(f.split("::")[0], 0.0))
 
 
 def survivors(work: Path) -> list[str]:

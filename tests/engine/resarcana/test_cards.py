@@ -146,6 +146,22 @@ def test_each_monument_costs_4_gold_and_is_worth_2_vp(card):
     )
 
 
+def test_the_catalog_gives_each_card_as_plain_data():
+    by_id = {c["id"]: c for c in catalog()}
+    assert by_id["seer_orb"] == {
+        "id": "seer_orb",
+        "name": "Seer's Orb",
+        "kind": "artifact",
+        "cost": {"calm": 2},
+        "produces": {"calm": 1},
+        "power": {"cost": {"calm": 3}, "gain": {}, "vp": 1},
+        "vp": 0,
+    }
+    assert by_id["gold_mine"]["kind"] == "place" and by_id["gold_mine"]["power"] is None
+    assert by_id["shadow_priest"]["kind"] == "mage"
+    assert by_id["monument_6"]["kind"] == "monument"
+
+
 def test_screen_names():
     assert name("seer_orb") == "Seer's Orb"
     assert name("alchemist_staff") == "Alchemist's Staff"
@@ -265,3 +281,30 @@ def test_each_mage_produces_its_essences_every_round_but_the_first(mage):
     assert stock(state) == plus({}, mage.produces.nonzero())
     state, _ = everyone_passes(state)
     assert stock(state) == plus({}, {k: 2 * n for k, n in mage.produces.nonzero().items()})
+
+
+def test_a_power_reads_as_the_tables_print_it():
+    # "pay X → Y" for a power with a cost, "free → Y" for one without; VP after essences.
+    # Essences are named in the order fire, life, calm, death, gold.
+    words = {card_id: str(CARDS[card_id].power) for card_id in printed() if CARDS[card_id].power}
+    assert words["alchemist_staff"] == "pay 2 life → 2 gold"
+    assert words["boiling_cauldron"] == "free → 1 fire, 1 life"
+    assert words["golden_scale"] == "pay 1 fire, 1 calm → 2 gold"
+    assert words["seer_orb"] == "pay 3 calm → 1 VP"
+    assert words["ice_flower"] == "pay 2 calm → 1 life and 1 VP"
+    assert words["death_crypt"] == "pay 2 death → 1 VP"
+    for card_id, text in words.items():
+        row = printed()[card_id]["power"]
+        pay, gain = text.split(" → ")
+        assert (pay == "free") == (not row["cost"]), card_id
+        vp = {"vp": row["vp"]} if row["vp"] else {}
+        assert amounts(pay) == row["cost"] and amounts(gain) == {**row["gain"], **vp}
+
+
+def test_an_amount_of_essences_reads_kind_by_kind_or_as_nothing():
+    from engine.resarcana.essences import Essences
+
+    assert str(Essences(gold=2, fire=1)) == "1 fire, 2 gold"
+    assert str(Essences(calm=3)) == "3 calm"
+    assert str(Essences()) == "nothing"
+    assert not Essences() and Essences(death=1)

@@ -40,10 +40,15 @@ def test_a_card_in_play_or_discarded_cannot_be_tapped_again():
     state, _ = take(state, 0, "play", "dragon_heart")
     state, _ = take(state, 1, "discard", "seer_orb", "gold")
     state = adjust(state, current=2)
-    assert refused(state, 2, "play", "dragon_heart").message == "Dragon Heart is already in play."
-    assert (
-        refused(state, 2, "discard", "seer_orb", "gold").message
-        == "Seer's Orb is already discarded."
+    rejection = refused(state, 2, "play", "dragon_heart")
+    assert (rejection.code, rejection.message) == (
+        "not_in_hand",
+        "Dragon Heart is already in play.",
+    )
+    rejection = refused(state, 2, "discard", "seer_orb", "gold")
+    assert (rejection.code, rejection.message) == (
+        "not_in_hand",
+        "Seer's Orb is already discarded.",
     )
 
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from engine.protocol import Rules
-from engine.resarcana import RULES, random_playout
+from engine.resarcana import RULES, random_playout, random_setup
 from engine.resarcana.playout import MAX_ACTIONS
 
 
@@ -88,3 +88,25 @@ def test_bench_engine_prints_the_figures(repo_root):
     assert figures["game"] == "res-arcana" and figures["seed"] == 3
     assert figures["games"] >= 1 and figures["actions"] > 0
     assert figures["actions_per_s"] > 0 and figures["games_per_s"] > 0
+
+
+def test_at_exactly_0_15_the_policy_does_not_pass():
+    game = random_playout(Constant(0.15), 2)
+    for action, legal in chosen_and_legal(game):
+        assert action == legal[int(0.15 * len(legal))]
+
+
+def test_a_playout_draws_one_number_per_choice_and_one_more_to_pass():
+    # The policy, step by step on the same random source: with other actions than the
+    # pass, one draw decides whether to pass (below 0.15) and, if not, a second picks the
+    # action; with the pass alone, one draw picks it. Benchmarks compare figures across
+    # versions on these games.
+    for seed in range(6):
+        game = random_playout(random.Random(seed), 2 + seed % 3)
+        rng = random.Random(seed)
+        random_setup(rng, 2 + seed % 3)
+        for action, legal in chosen_and_legal(game):
+            if len(legal) > 1 and rng.random() < 0.15:
+                assert action == legal[-1]
+            else:
+                assert action == legal[int(rng.random() * len(legal))]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,3 +49,10 @@ def test_shortfall_names_only_what_is_missing():
     assert (
         shortfall(pack([0, 0, 0, 0, 0]), brazier) == "1 fire and 2 gold, you have 0 fire and 0 gold"
     )
+
+
+def test_an_amount_names_only_the_five_essences():
+    assert Essences.of({"calm": 2, "gold": 1}) == Essences(calm=2, gold=1)
+    with pytest.raises(KeyError) as err:
+        Essences.of({"calm": 2, "mana": 1})
+    assert err.value.args == ("mana",)

@@ -135,37 +135,66 @@ HEADER = json.dumps(
 
 BAD_LINES = [
     ("not json", "{player: 0}", "not valid JSON"),
-    ("not an object", '[0, "pass"]', "JSON object"),
-    ("no player", '{"action": "pass"}', '"player"'),
-    ("player as text", '{"player": "0", "action": "pass"}', '"player"'),
-    ("unknown action", '{"player": 0, "action": "steal", "card": "seer_orb"}', "unknown action"),
-    ("no card", '{"player": 0, "action": "play"}', '"card"'),
+    ("not an object", '[0, "pass"]', "expected a JSON object"),
+    ("no player", '{"action": "pass"}', 'an action needs "player": the seat index (0, 1, ...)'),
+    (
+        "player as text",
+        '{"player": "0", "action": "pass"}',
+        'an action needs "player": the seat index (0, 1, ...)',
+    ),
+    (
+        "unknown action",
+        '{"player": 0, "action": "steal", "card": "seer_orb"}',
+        'unknown action \'steal\' (expected "play", "activate", "buy", "discard" or "pass")',
+    ),
+    ("no card", '{"player": 0, "action": "play"}', 'a "play" action needs "card": a card id'),
     (
         "unknown card",
         '{"player": 0, "action": "play", "card": "magic_carpet"}',
         'unknown card "magic_carpet"',
     ),
-    ("no gain", '{"player": 0, "action": "discard", "card": "brazier"}', '"gain"'),
+    (
+        "no gain",
+        '{"player": 0, "action": "discard", "card": "brazier"}',
+        'a discard needs "gain": {"gold": 1} or 2 of one other essence, such as {"calm": 2}',
+    ),
     (
         "gold 2",
         '{"player": 0, "action": "discard", "card": "brazier", "gain": {"gold": 2}}',
-        '"gain"',
+        'a discard needs "gain": {"gold": 1} or 2 of one other essence, such as {"calm": 2}',
     ),
     (
         "two kinds",
         '{"player": 0, "action": "discard", "card": "brazier", "gain": {"calm": 1, "fire": 1}}',
-        '"gain"',
+        'a discard needs "gain": {"gold": 1} or 2 of one other essence, such as {"calm": 2}',
     ),
     ("passed already", '{"player": 1, "action": "pass"}', "Ben has passed this round."),
-    ("no such player", '{"player": 7, "action": "pass"}', "There is no player 7"),
+    ("no such player", '{"player": 7, "action": "pass"}', "There is no player 7 at this table."),
     (
         "cannot afford",
         '{"player": 0, "action": "play", "card": "seer_orb"}',
         "Seer's Orb needs 2 calm, you have 1.",
     ),
-    ("not in hand", '{"player": 0, "action": "play", "card": "dragon_heart"}', "not in Ann's hand"),
-    ("place as artifact", '{"player": 0, "action": "play", "card": "gold_mine"}', "only artifacts"),
-    ("hidden monument", '{"player": 0, "action": "buy", "card": "monument_5"}', "not face up"),
+    (
+        "not in hand",
+        '{"player": 0, "action": "play", "card": "dragon_heart"}',
+        "Dragon Heart is not in Ann's hand.",
+    ),
+    (
+        "place as artifact",
+        '{"player": 0, "action": "play", "card": "gold_mine"}',
+        "Gold Mine is a place of power; only artifacts are played or discarded from hand.",
+    ),
+    (
+        "hidden monument",
+        '{"player": 0, "action": "buy", "card": "monument_5"}',
+        "Monument 5 is not face up.",
+    ),
+    (
+        "negative player",
+        '{"player": -1, "action": "pass"}',
+        'an action needs "player": the seat index (0, 1, ...)',
+    ),
 ]
 
 
@@ -184,7 +213,10 @@ def test_a_bad_line_is_refused_with_its_number_and_reason(text, reason):
             ]
         )
     assert err.value.line == 5
-    assert reason in err.value.reason
+    if reason.startswith("not valid JSON"):  # then the JSON parser's own words
+        assert err.value.reason.startswith(reason + " (")
+    else:
+        assert err.value.reason == reason
 
 
 @pytest.mark.parametrize(
@@ -232,3 +264,17 @@ def test_a_physical_play_record_replays(tmp_path):
 
 def test_replay_in_process_matches(game):
     assert replay(record_of(game).splitlines()) == RULES.result(game["state"])
+
+
+def test_a_decoded_action_is_the_one_the_rules_list():
+    # Decoding hands out the precomputed actions that `legal_actions` lists (applying one is
+    # then a few look-ups), not equal copies.
+    state = RULES.setup(deal(hands=[["seer_orb", "trade_ring", "brazier"]]))
+    legal = RULES.legal_actions(state)
+    lines = [
+        {"player": 0, "action": "pass"},
+        {"player": 0, "action": "discard", "card": "brazier", "gain": {"calm": 2}},
+    ]
+    for line in lines:
+        decoded = RULES.decode_action(line)
+        assert any(decoded is action for action in legal), line

@@ -7,8 +7,18 @@ import random
 import pytest
 
 from engine.protocol import Rejection
-from engine.resarcana import RULES, Action, Position, random_setup, ranks, state_to_json, winners
+from engine.resarcana import (
+    RULES,
+    Action,
+    Position,
+    random_setup,
+    ranks,
+    state_to_json,
+    view,
+    winners,
+)
 from engine.resarcana.cards import MAGES, PLACES
+from engine.resarcana.essences import CAP
 from engine.resarcana.scenario import adjust, deal, everyone_passes, setup_state, take
 
 ALL = ("fire", "life", "calm", "death", "gold")
@@ -40,6 +50,19 @@ def test_essences_the_supply_is_unlimited():
     assert stock(state)["life"] == 501
 
 
+def test_essences_production_stops_each_count_at_the_cap_seat_by_seat():
+    # The supply is unlimited, but a count is kept up to CAP (16,383): production that would
+    # pass it stops there, for that kind of that seat only, and nothing spills elsewhere.
+    state = setup_state(deal(players=("Ann", "Ben", "Cid")))  # fire mage, shadow priest, ...
+    state = adjust(state, 0, essences={"fire": 7, "life": 2})
+    state = adjust(state, 1, essences={"death": CAP, "gold": CAP - 3, "calm": 5})
+    state = adjust(state, 2, essences={"life": CAP})  # forest healer: 1 life, 1 calm
+    state, _ = everyone_passes(state)
+    assert stock(state, 0) == {"fire": 8, "life": 3, "calm": 0, "death": 0, "gold": 0}
+    assert stock(state, 1) == {"fire": 0, "life": 0, "calm": 5, "death": CAP, "gold": CAP - 2}
+    assert stock(state, 2) == {"fire": 0, "life": CAP, "calm": 1, "death": 0, "gold": 0}
+
+
 # Setup
 
 
@@ -59,7 +82,6 @@ def test_setup_hands_and_decks_are_secret():
     state = setup_state(deal(hands=[["seer_orb", "brazier", "trade_ring"]]))
     table = RULES.result(state)  # the record result shows the known hands...
     assert table["players"][0]["hand"] == ["brazier", "seer_orb", "trade_ring"]
-    from engine.resarcana import view
 
     ben = view(state, 1)["players"][0]  # ...but Ben's view of Ann does not
     assert "hand" not in ben and ben["hand_size"] == 3 and ben["deck"] == 3
@@ -69,6 +91,15 @@ def test_setup_all_five_places_and_two_face_up_monuments():
     look = Position(setup_state(deal(monuments=[f"monument_{n}" for n in (4, 1, 6, 2, 3, 5)])))
     assert look.places_available() == sorted(p.id for p in PLACES)
     assert look.monuments_face_up() == ["monument_1", "monument_4"]
+
+
+def test_setup_every_card_starts_ready_and_nothing_is_out():
+    state = setup_state(deal(hands=[["chalice_of_life", "brazier", "trade_ring"]]))
+    look = Position(state)
+    assert (look.used(), look.discarded(), look.first_passer) == ([], [], None)
+    state = adjust(state, 0, essences={"life": 1})
+    state, _ = take(state, 0, "play", "chalice_of_life")
+    assert Position(state).used() == [] and view(state, None)["players"][0]["used"] == []
 
 
 def test_setup_the_start_player_acts_first():
@@ -145,7 +176,8 @@ def test_round_end_the_game_ends_when_someone_has_10_vp():
         "ranks": [2, 1],
     }
     assert RULES.legal_actions(state) == []
-    assert refused(state, 0, "pass").code == "game_over"
+    rejection = refused(state, 0, "pass")
+    assert (rejection.code, rejection.message) == ("game_over", "The game is over.")
 
 
 def test_round_end_under_10_vp_the_game_goes_on():
@@ -336,3 +368,154 @@ def test_every_legal_action_is_accepted_and_nothing_else_of_the_seat_is():
         if action.player == 0:
             accepted = not isinstance(RULES.apply(state, action), Rejection)
             assert accepted == (action in legal), action
+
+
+# Refusals: each names the rule that stops the action, in words a player reads.
+
+
+def test_a_seat_beyond_the_table_is_no_player_even_one_the_engine_knows():
+    # Seats 2 and 3 exist in a four-player game, not at a two-player table.
+    state = setup_state(deal())
+    for seat in (2, 3):
+        rejection = refused(state, seat, "pass")
+        assert (rejection.code, rejection.message) == (
+            "unknown_player",
+            f"There is no player {seat} at this table.",
+        )
+    rejection = refused(state, 2, "play", "magic_carpet")  # not even a card
+    assert (rejection.code, rejection.message) == (
+        "unknown_player",
+        "There is no player 2 at this table.",
+    )
+
+
+def test_an_action_with_a_stray_field_is_not_an_action():
+    state = setup_state(deal(hands=[["seer_orb", "brazier", "trade_ring"]]))
+    for action in (("pass", "brazier"), ("pass", "magic_carpet"), ("play", "brazier", "gold")):
+        rejection = refused(state, 0, *action)
+        assert (rejection.code, rejection.message) == (
+            "unknown_action",
+            "That is not an action.",
+        )
+
+
+def test_a_power_of_a_card_not_in_front_names_whose_it_is_not():
+    state = adjust(setup_state(deal()), 0, tableau=["dragon_heart"])
+    rejection = refused(state, 0, "activate", "seer_orb")
+    assert rejection.message == "Seer's Orb is not in front of Ann."
+    state, _ = take(state, 0, "pass")
+    rejection = refused(state, 1, "activate", "dragon_heart")
+    assert rejection.message == "Dragon Heart is not in front of Ben."
+
+
+def test_a_power_that_costs_too_much_names_the_power_and_what_is_missing():
+    state = adjust(setup_state(deal()), 0, essences={"calm": 2}, tableau=["seer_orb"])
+    rejection = refused(state, 0, "activate", "seer_orb")
+    assert (rejection.code, rejection.message) == (
+        "cannot_afford",
+        "The power of Seer's Orb needs 3 calm, you have 2.",
+    )
+
+
+def test_a_place_or_monument_that_costs_too_much_is_refused_by_name():
+    state = adjust(setup_state(deal()), 1, essences={"gold": 3})
+    state, _ = take(state, 0, "pass")
+    assert refused(state, 1, "buy", "monument_1").message == (
+        "Monument 1 needs 4 gold, you have 3."
+    )
+    assert refused(state, 1, "buy", "calm_temple").message == (
+        "Calm Temple needs 5 calm, you have 0."  # the 1 gold it also costs is there
+    )
+
+
+def test_a_monument_bought_or_still_hidden_is_not_for_sale():
+    state = adjust(setup_state(deal()), 0, essences={"gold": 8})
+    state, _ = take(state, 0, "buy", "monument_1")  # monument_3 turns up
+    state, _ = take(state, 1, "pass")
+    rejection = refused(state, 0, "buy", "monument_1")
+    assert (rejection.code, rejection.message) == (
+        "already_bought",
+        "Monument 1 has already been bought.",
+    )
+    rejection = refused(state, 0, "buy", "monument_4")
+    assert (rejection.code, rejection.message) == ("not_face_up", "Monument 4 is not face up.")
+
+
+def test_a_power_already_used_is_refused_with_its_own_code():
+    state = adjust(setup_state(deal()), 0, essences={"fire": 9}, tableau=["dragon_heart"])
+    state, _ = take(state, 0, "activate", "dragon_heart")
+    state, _ = take(state, 1, "pass")
+    assert refused(state, 0, "activate", "dragon_heart").code == "already_used"
+
+
+def test_a_player_who_passed_is_told_so_by_name():
+    state = setup_state(deal(players=("Ann", "Ben", "Cid")))
+    state, _ = take(state, 0, "pass")
+    state, _ = take(state, 1, "pass")
+    rejection = refused(state, 1, "pass")
+    assert (rejection.code, rejection.message) == ("passed", "Ben has passed this round.")
+
+
+@pytest.mark.parametrize(
+    ("action", "code", "message"),
+    [
+        (
+            ("steal", "seer_orb"),
+            "unknown_action",
+            '"steal" is not an action (play, activate, buy, discard or pass).',
+        ),
+        (("play", "magic_carpet"), "unknown_card", "'magic_carpet' is not a card of Res Arcana."),
+        (("play", ["seer_orb"]), "unknown_card", "['seer_orb'] is not a card of Res Arcana."),
+        (
+            ("play", "gold_mine"),
+            "wrong_kind",
+            "Gold Mine is a place of power; only artifacts are played or discarded from hand.",
+        ),
+        (
+            ("discard", "fire_mage", "gold"),
+            "wrong_kind",
+            "Fire Mage is a mage; only artifacts are played or discarded from hand.",
+        ),
+        (("activate", "brazier"), "wrong_kind", "Brazier has no power to use."),
+        (
+            ("buy", "seer_orb"),
+            "wrong_kind",
+            "Seer's Orb is an artifact; only places of power and monuments are bought.",
+        ),
+        (
+            ("discard", "brazier", "plenty"),
+            "bad_params",
+            "a discard gains 1 gold or 2 of one other essence (fire, life, calm or death).",
+        ),
+        (("buy", "gold_mine", "gold"), "unknown_action", "That is not an action."),
+        (("buy", "monument_1", "gold"), "unknown_action", "That is not an action."),
+        (("activate", "seer_orb", "extra"), "unknown_action", "That is not an action."),
+    ],
+)
+def test_an_action_no_seat_could_ever_take_is_refused_with_what_is_wrong(action, code, message):
+    state = adjust(setup_state(deal()), 0, essences=dict.fromkeys(ALL, 9), tableau=["seer_orb"])
+    rejection = refused(state, 0, *action)
+    assert (rejection.code, rejection.message) == (code, message)
+
+
+def test_buy_monuments_the_stack_turns_up_one_by_one_until_none_is_left():
+    order = [f"monument_{n}" for n in (4, 1, 6, 2, 3, 5)]
+    state = adjust(setup_state(deal(monuments=order)), 0, essences={"gold": 24})
+    state, _ = take(state, 0, "buy", "monument_4")
+    state, _ = take(state, 1, "pass")  # Ann goes on alone
+    face_up = [Position(state).monuments_face_up()]
+    for card in ("monument_1", "monument_6", "monument_2", "monument_3", "monument_5"):
+        state, events = take(state, 0, "buy", card)
+        face_up.append(Position(state).monuments_face_up())
+    assert face_up == [
+        ["monument_1", "monument_6"],
+        ["monument_2", "monument_6"],
+        ["monument_2", "monument_3"],
+        ["monument_3", "monument_5"],
+        ["monument_5"],
+        [],
+    ]
+    assert [e["kind"] for e in events] == ["bought", "paid"]  # nothing left to turn up
+    assert Position(state).vp(0) == 12 and not [
+        a for a in RULES.legal_actions(state) if a.kind == "buy" and a.card.startswith("monument")
+    ]

@@ -62,35 +62,108 @@ MISTAKES = [
         "unknown card 'magic_carpet'",
     ),
     ("unknown mage", lambda s: s["mages"].__setitem__(0, "witch"), "unknown card 'witch'"),
-    ("unknown monument", lambda s: s["monuments"].__setitem__(0, "monument_9"), "unknown card"),
-    ("a place as a mage", lambda s: s["mages"].__setitem__(0, "gold_mine"), "is not a mage"),
-    ("a mage in a hand", lambda s: s["hands"][0].__setitem__(0, "fire_mage"), "is not an artifact"),
+    (
+        "unknown monument",
+        lambda s: s["monuments"].__setitem__(0, "monument_9"),
+        "unknown card 'monument_9'",
+    ),
+    (
+        "a place as a mage",
+        lambda s: s["mages"].__setitem__(0, "gold_mine"),
+        '"gold_mine" is not a mage',
+    ),
+    (
+        "a mage in a hand",
+        lambda s: s["hands"][0].__setitem__(0, "fire_mage"),
+        '"fire_mage" is not an artifact',
+    ),
     (
         "duplicate artifact",
         lambda s: s["decks"][1].__setitem__(0, s["hands"][0][0]),
-        "appears twice",
+        "'chalice_of_life' appears twice among the artifacts dealt",
     ),
-    ("duplicate mage", lambda s: s["mages"].__setitem__(1, s["mages"][0]), "appears twice"),
+    (
+        "duplicate mage",
+        lambda s: s["mages"].__setitem__(1, s["mages"][0]),
+        "'fire_mage' appears twice among the mages",
+    ),
     (
         "duplicate monument",
         lambda s: s["monuments"].__setitem__(1, s["monuments"][0]),
-        "appears twice",
+        "'monument_1' appears twice among the monuments",
     ),
-    ("duplicate name", _set("players", ["Ann", "Ann"]), "appears twice"),
-    ("one player", _set("players", ["Ann"]), "2 to 4"),
-    ("five players", _set("players", ["A", "B", "C", "D", "E"]), "2 to 4"),
-    ("empty name", _set("players", ["Ann", " "]), "name"),
-    ("no players", lambda s: s.pop("players"), '"players"'),
-    ("two cards in hand", lambda s: s["hands"][0].pop(), "must list 3 artifacts"),
-    ("four cards in deck", lambda s: s["decks"][1].append("seer_orb"), "must list 3"),
-    ("hands of one player", lambda s: s["hands"].pop(), "one list per player"),
-    ("hands without decks", lambda s: s.pop("decks"), 'both "hands" and "decks"'),
-    ("five monuments", lambda s: s["monuments"].pop(), "6 monument ids"),
-    ("one mage", lambda s: s["mages"].pop(), "2 mage ids"),
-    ("start player out of range", _set("start_player", 2), '"start_player"'),
-    ("start player missing", lambda s: s.pop("start_player"), '"start_player"'),
-    ("start player a bool", _set("start_player", True), '"start_player"'),
-    ("hands not a list", _set("hands", "seer_orb"), "one list per player"),
+    (
+        "duplicate name",
+        _set("players", ["Ann", "Ann"]),
+        "'Ann' appears twice among the player names",
+    ),
+    ("one player", _set("players", ["Ann"]), 'setup needs "players": a list of 2 to 4 names'),
+    (
+        "five players",
+        _set("players", ["A", "B", "C", "D", "E"]),
+        'setup needs "players": a list of 2 to 4 names',
+    ),
+    ("empty name", _set("players", ["Ann", " "]), "every player needs a name (a non-empty string)"),
+    ("no players", lambda s: s.pop("players"), 'setup needs "players": a list of 2 to 4 names'),
+    (
+        "two cards in hand",
+        lambda s: s["hands"][0].pop(),
+        '"hands" of player 0 must list 3 artifacts',
+    ),
+    (
+        "four cards in deck",
+        lambda s: s["decks"][1].append("seer_orb"),
+        '"decks" of player 1 must list 3 artifacts',
+    ),
+    ("hands of one player", lambda s: s["hands"].pop(), '"hands" needs one list per player (2)'),
+    (
+        "hands without decks",
+        lambda s: s.pop("decks"),
+        'give both "hands" and "decks", or neither (physical play)',
+    ),
+    (
+        "five monuments",
+        lambda s: s["monuments"].pop(),
+        'setup needs "monuments": a list of 6 monument ids (all six)',
+    ),
+    (
+        "one mage",
+        lambda s: s["mages"].pop(),
+        'setup needs "mages": a list of 2 mage ids (one mage per player)',
+    ),
+    (
+        "start player out of range",
+        _set("start_player", 2),
+        'setup needs "start_player": a seat index from 0 to 1',
+    ),
+    (
+        "start player missing",
+        lambda s: s.pop("start_player"),
+        'setup needs "start_player": a seat index from 0 to 1',
+    ),
+    (
+        "start player a bool",
+        _set("start_player", True),
+        'setup needs "start_player": a seat index from 0 to 1',
+    ),
+    ("hands not a list", _set("hands", "seer_orb"), '"hands" needs one list per player (2)'),
+    ("decks of one player", lambda s: s["decks"].pop(), '"decks" needs one list per player (2)'),
+    (
+        "a place as a monument",
+        lambda s: s["monuments"].__setitem__(0, "gold_mine"),
+        '"gold_mine" is not a monument',
+    ),
+    (
+        "start player of three out of range",
+        lambda s: s.update(
+            players=["Ann", "Ben", "Cid"],
+            mages=s["mages"] + ["forest_healer"],
+            hands=s["hands"] + [["seer_orb", "crown_of_thorns", "eternal_lamp"]],
+            decks=s["decks"] + [["ice_flower", "secret_key", "dragon_heart"]],
+            start_player=3,
+        ),
+        'setup needs "start_player": a seat index from 0 to 2',
+    ),
 ]
 
 
@@ -100,7 +173,7 @@ MISTAKES = [
 def test_a_bad_setup_is_refused_with_a_reason(change, reason):
     with pytest.raises(RecordError) as err:
         RULES.setup(broken(change))
-    assert reason in err.value.reason
+    assert err.value.reason == reason
 
 
 def test_the_good_setup_used_above_is_accepted():
@@ -116,3 +189,38 @@ def test_random_setups_are_valid_records(players):
 def test_random_setup_is_deterministic_per_seed():
     assert random_setup(random.Random(9), 4) == random_setup(random.Random(9), 4)
     assert random_setup(random.Random(9), 4) != random_setup(random.Random(10), 4)
+
+
+def test_the_setup_of_three_players_used_above_is_accepted_with_a_good_start_player():
+    setup = broken(MISTAKES[-1][1])
+    setup["start_player"] = 2
+    look = Position(RULES.setup(setup))
+    assert (look.players, look.current) == (3, 2)
+
+
+def test_random_setup_takes_the_names_given_or_numbers_the_players():
+    assert random_setup(random.Random(1), 3)["players"] == ["Player 1", "Player 2", "Player 3"]
+    named = random_setup(random.Random(1), 2, ("Ann", "Ben"))
+    assert named["players"] == ["Ann", "Ben"]
+    with pytest.raises(ValueError) as err:
+        random_setup(random.Random(1), 5)
+    assert str(err.value) == "Res Arcana is played by 2 to 4 players"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_setup_the_start_player_is_any_seat(players):
+    starts = {random_setup(random.Random(seed), players)["start_player"] for seed in range(40)}
+    assert starts == set(range(players))
+
+
+def test_random_setup_deals_any_mage_artifact_and_monument_order():
+    setups = [random_setup(random.Random(seed), 2) for seed in range(40)]
+    assert {s["mages"][0] for s in setups} == {
+        "fire_mage",
+        "forest_healer",
+        "shadow_priest",
+        "master_of_calm",
+    }
+    first_in_hand = {s["hands"][0][0] for s in setups}
+    assert len(first_in_hand) >= 12  # of 24 artifacts, over 40 shuffles
+    assert len({tuple(s["monuments"][:2]) for s in setups}) >= 10

@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from engine.protocol import event_to_json
 from engine.resarcana import (
     RULES,
+    Position,
     current_player,
     events,
     is_terminal,
+    physical_setup,
     random_playout,
     state_from_json,
     state_to_json,
@@ -72,7 +76,7 @@ def test_a_drawn_card_is_hidden_from_the_others():
     state, _ = take(started(), 0, "pass")
     drew = RULES.apply(started(), RULES.legal_actions(started())[-1]).events[1]
     assert event_to_json(events.seen_by(drew, 0))["card"] == "small_flame"
-    assert event_to_json(events.seen_by(drew, 1))["card"] is None
+    assert event_to_json(events.seen_by(drew, 1)) == {"kind": "drew", "player": 0, "card": None}
     assert event_to_json(events.seen_by(drew, None))["card"] is None
     assert "small_flame" in view(state, 0)["players"][0]["hand"]
     assert "small_flame" not in json.dumps(view(state, 1))
@@ -116,3 +120,105 @@ def test_every_event_of_a_game_is_json():
             seen.add(data["kind"])
         state = outcome.state
     assert {"passed", "round_started", "produced", "round_ended", "game_ended"} <= seen
+
+
+def test_a_whole_player_view_field_by_field():
+    # Round 1: Ann buys Monument 1 (Monument 3 turns up), Ben discards Black Skull for gold,
+    # both pass (each draws); round 2 (Ann passed first, so she starts): Ann passes again.
+    state = adjust(started(), 0, essences={"gold": 4, "calm": 2})
+    state, _ = take(state, 0, "buy", "monument_1")
+    state, _ = take(state, 1, "discard", "black_skull", "gold")
+    state, _ = take(state, 0, "pass")
+    state, _ = take(state, 1, "pass")
+    state, _ = take(state, 0, "pass")
+    ann = {
+        "seat": 0,
+        "name": "Ann",
+        "mage": "fire_mage",
+        "vp": 2,
+        "tokens": 0,
+        "essences": {"fire": 1, "life": 1, "calm": 2, "death": 0, "gold": 0},  # + fire mage
+        "tableau": ["monument_1"],
+        "used": [],
+        "passed": True,
+        "hand_size": 5,
+        "deck": 1,
+        "hand": ["bag_of_gold", "brazier", "seer_orb", "small_flame", "trade_ring"],
+    }
+    ben = {
+        "seat": 1,
+        "name": "Ben",
+        "mage": "shadow_priest",
+        "vp": 0,
+        "tokens": 0,
+        "essences": {"fire": 1, "life": 1, "calm": 1, "death": 2, "gold": 3},
+        "tableau": [],
+        "used": [],
+        "passed": False,
+        "hand_size": 3,
+        "deck": 2,
+    }
+    assert view(state, 0) == {
+        "game": "res-arcana",
+        "viewer": 0,
+        "round": 2,
+        "finished": False,
+        "current": 1,
+        "start_player": 0,
+        "first_passer": 0,
+        "hands_known": True,
+        "places": ["calm_temple", "death_crypt", "dragon_tower", "gold_mine", "sacred_garden"],
+        "monuments": ["monument_2", "monument_3"],
+        "monuments_hidden": 3,
+        "discarded": ["black_skull"],
+        "players": [ann, ben],
+    }
+    ben_sees = view(state, 1)
+    assert ben_sees["players"][0] == {k: v for k, v in ann.items() if k != "hand"}
+    assert ben_sees["players"][1]["hand"] == Position(state).hand(1)
+
+
+def test_with_real_cards_the_view_counts_face_up_and_hidden_monuments():
+    # The stack is unknown: two monuments are face up until fewer than two are left.
+    state = setup_state(physical_setup(deal()))
+    seen = view(state, None)
+    assert (seen["hands_known"], seen["monuments"], seen["monuments_hidden"]) == (False, 2, 4)
+    state = adjust(state, 0, essences={"gold": 20})
+    state, _ = take(state, 0, "buy", "monument_1")
+    state, _ = take(state, 1, "pass")  # Ann goes on alone
+    counts = [(view(state, None)["monuments"], view(state, None)["monuments_hidden"])]
+    for n in range(2, 6):
+        state, _ = take(state, 0, "buy", f"monument_{n}")
+        counts.append((view(state, None)["monuments"], view(state, None)["monuments_hidden"]))
+    assert counts == [(2, 3), (2, 2), (2, 1), (2, 0), (1, 0)]
+
+
+def saved(change) -> dict:
+    data = state_to_json(started())
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda d: d["seats"].pop(), "one seat per player is needed"),
+        (lambda d: d.update(discarded=["gold_mine"]), "only artifacts are discarded"),
+        (lambda d: d.update(current=2), "no seat 2"),
+        (lambda d: d.update(start_player=-1), "no seat -1"),
+        (lambda d: d["seats"][0].update(tokens=True), "expected a count, not True"),
+        (lambda d: d["seats"][1].update(hand_size=-1), "expected a count, not -1"),
+        (lambda d: d["seats"][0]["essences"].update(gold="3"), "expected a count, not '3'"),
+        (lambda d: d.update(round=1.0), "expected a count, not 1.0"),
+    ],
+)
+def test_a_saved_state_that_is_not_one_is_refused_with_a_reason(change, reason):
+    with pytest.raises(ValueError) as err:
+        state_from_json(saved(change))
+    assert str(err.value) == reason
+
+
+def test_a_saved_state_with_tokens_keeps_them_in_the_score():
+    state = adjust(started(), 1, tokens=4, tableau=["gold_mine"])
+    look = Position(state_from_json(state_to_json(state)))
+    assert (look.tokens(1), look.vp(1), look.tokens(0), look.vp(0)) == (4, 6, 0, 0)
