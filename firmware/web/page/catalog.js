@@ -100,7 +100,7 @@
   function soon() { // one check once typing pauses, not one a keystroke
     form.dataset.checking = "typing";
     clearTimeout(timer);
-    timer = setTimeout(check, CHECK_MS);
+    timer = setTimeout(() => { timer = null; check(); }, CHECK_MS);
   }
 
   async function check() {
@@ -111,7 +111,8 @@
       const answer = await ask("POST", "/api/catalog/check", { entry: mine, replaces });
       if (mine === checking && answer.ok) showProblems(answer.data.problems);
     } finally {
-      if (--inFlight === 0) delete form.dataset.checking;
+      // Done once no answer is awaited and no check is due (typed while this one was asked).
+      if (--inFlight === 0 && timer === null) delete form.dataset.checking;
     }
   }
 
