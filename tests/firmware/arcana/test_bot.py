@@ -52,3 +52,55 @@ def test_actions_become_the_taps_the_table_expects():
 def test_a_bot_for_five_players_is_refused():
     with pytest.raises(ValueError, match="2 to 4 players"):
         Bot(1, 5)
+
+
+def test_an_unknown_variant_and_an_action_without_steps_are_refused_by_name():
+    with pytest.raises(
+        ValueError, match=r"""unknown variant 'expert' \(use "basic" or "advanced"\)"""
+    ):
+        Bot(1, 2, "expert")
+    with pytest.raises(ValueError, match="the bot has no steps for a 'pass' action"):
+        Bot(1, 2).steps_for(Action("pass", 0, ""))
+
+
+def test_each_player_keeps_two_of_their_own_dealt_tasks_and_taps_them_on_the_first_pad():
+    for seed in range(40):
+        bot = Bot(seed, 4, "advanced")
+        kept = [task for tasks in bot.tasks for task in tasks]
+        assert len(kept) == 8 and len(set(kept)) == 8, seed  # nobody keeps another's task
+        taps = [step for step in bot.setup_steps() if step.card in kept]
+        assert {step.target for step in taps} == {"stake-0"}
+
+
+def test_a_demo_game_past_its_step_budget_stops_after_the_move_that_crossed_it(tmp_path):
+    """`max_steps` counts every step, the setup's too: the game stops at the first move that
+    would begin once more steps than that were taken."""
+    from firmware.controllers.arcana import play_demo_game
+    from firmware.games import GameShelf
+    from firmware.tabletop import EmulatedTable
+
+    budget = len(Bot(3, 2).setup_steps())  # the setup, then one move: its steps cross it
+    for moves in (1, 2):
+        with EmulatedTable(tmp_path / str(moves), GameShelf()) as top:
+            performed = []
+            perform = top.perform
+            top.perform = lambda step, seen=performed, perform=perform: (
+                seen.append(step),
+                perform(step),
+            )
+            with pytest.raises(RuntimeError, match=f"did not end within {budget} steps"):
+                play_demo_game(top, Bot(3, 2), max_steps=budget)
+            assert len(top.journal.lines(top.companion.game_id)) == moves
+        budget = len(performed)  # exactly the steps of the setup and the first move
+
+
+def test_a_finished_game_has_no_next_steps(tmp_path):
+    from firmware.controllers.arcana import play_demo_game
+    from firmware.games import GameShelf
+    from firmware.tabletop import EmulatedTable
+
+    with EmulatedTable(tmp_path, GameShelf()) as top:
+        bot = Bot(2, 2)
+        play_demo_game(top, bot)
+        assert top.companion.controller.is_over()
+        assert bot.next_steps(top.companion.controller.state) == []
