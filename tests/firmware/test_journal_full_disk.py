@@ -9,7 +9,6 @@ SQLite's "database or disk is full"). The tmpfs is unmounted whatever happens.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import resource
@@ -18,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tiny_disk import fill, tiny_disk
 
 from engine.records import replay
 from firmware.journal import FILENAME, Journal
@@ -34,23 +34,8 @@ def disk(request, tmp_path):
     if request.param == "fsize":
         yield "fsize", tmp_path
         return
-    mount = tmp_path / "tiny"
-    mount.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], check=True)
-    try:
+    with tiny_disk(tmp_path, "2m") as mount:
         yield "fill", mount
-    finally:
-        subprocess.run(["umount", "--lazy", str(mount)], check=True)
-
-
-def fill(directory: Path) -> None:
-    with open(directory / "filler", "wb", buffering=0) as filler:
-        for chunk in (65536, 4096, 512, 1):
-            try:
-                while filler.write(b"\0" * chunk):
-                    pass
-            except OSError as err:
-                assert err.errno == errno.ENOSPC
 
 
 def no_writes() -> None:

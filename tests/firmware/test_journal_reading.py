@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from tiny_disk import fill, tiny_disk
 
 from firmware.journal import FILENAME, Journal, JournalDamaged, JournalError, UnreadableGame
 from firmware.journal import _write_failure as write_failure
@@ -511,30 +512,16 @@ def test_a_reader_reads_what_a_writer_left_in_its_wal_and_changes_no_byte(tmp_pa
 def test_a_reader_on_a_full_disk_reads_the_journal_as_it_stands_and_leaves_no_file(tmp_path):
     """No room even for the -shm file a reader of a WAL journal makes: the file is read as it
     stands (no -wal: no writer has it open), and what the failed attempt made is removed."""
-    import errno
-    import subprocess
-
-    mount = tmp_path / "tiny"
-    mount.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], check=True)
-    try:
+    with tiny_disk(tmp_path) as mount:
         with Journal.open(mount / "state") as writer:
             game = writer.start("res-arcana", {"players": ["A", "B"]})
             writer.append(game, line(0))
-        with open(mount / "filler", "wb", buffering=0) as filler:
-            for chunk in (65536, 4096, 512, 1):
-                try:
-                    while filler.write(b"\0" * chunk):
-                        pass
-                except OSError as err:
-                    assert err.errno == errno.ENOSPC
+        fill(mount)
         before = files_of(mount / "state")
         assert list(before) == [FILENAME]
         with Journal.open(mount / "state", read_only=True) as reader:
             assert reader.lines(game) == [line(0)]
         assert files_of(mount / "state") == before
-    finally:
-        subprocess.run(["umount", "--lazy", str(mount)], check=True)
 
 
 def test_pages_the_check_finds_unused_are_damage_named_by_what_the_check_said(tmp_path):
@@ -561,50 +548,20 @@ def test_pages_the_check_finds_unused_are_damage_named_by_what_the_check_said(tm
 
 
 def test_a_full_disk_at_open_leaves_no_half_made_journal(tmp_path):
-    import errno
-    import subprocess
-
-    mount = tmp_path / "tiny"
-    mount.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], check=True)
-    try:
+    with tiny_disk(tmp_path) as mount:
         (mount / "state").mkdir()
-        with open(mount / "filler", "wb", buffering=0) as filler:
-            for chunk in (65536, 4096, 512, 1):
-                try:
-                    while filler.write(b"\0" * chunk):
-                        pass
-                except OSError as err:
-                    assert err.errno == errno.ENOSPC
+        fill(mount)
         with pytest.raises(JournalError) as refused:
             Journal.open(mount / "state")
         assert "full" in str(refused.value)
         assert list((mount / "state").iterdir()) == []
-    finally:
-        subprocess.run(["umount", "--lazy", str(mount)], check=True)
-
-
-def tiny_disk(tmp_path: Path, size: str = "1m") -> Path:
-    import subprocess
-
-    mount = tmp_path / "tiny"
-    mount.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)], check=True)
-    return mount
-
-
-def unmount(mount: Path) -> None:
-    import subprocess
-
-    subprocess.run(["umount", "--lazy", str(mount)], check=True)
 
 
 def test_a_reader_on_a_read_only_disk_reads_the_journal_as_it_stands(tmp_path):
     """A card the kernel remounted read-only: not even the -shm file can be made."""
     import subprocess
 
-    mount = tiny_disk(tmp_path)
-    try:
+    with tiny_disk(tmp_path) as mount:
         with Journal.open(mount / "state") as writer:
             game = writer.start("res-arcana", {"players": ["A", "B"]})
             writer.append(game, line(0))
@@ -613,15 +570,10 @@ def test_a_reader_on_a_read_only_disk_reads_the_journal_as_it_stands(tmp_path):
         with Journal.open(mount / "state", read_only=True) as reader:
             assert reader.lines(game) == [line(0)]
         assert files_of(mount / "state") == before
-    finally:
-        unmount(mount)
 
 
 def test_a_damaged_journal_on_a_full_disk_is_refused_as_damaged(tmp_path):
-    import errno
-
-    mount = tiny_disk(tmp_path, "8m")
-    try:
+    with tiny_disk(tmp_path, "8m") as mount:
         state = mount / "state"
         with Journal.open(state) as writer:
             game = writer.start("res-arcana", {"players": ["A", "B"]})
@@ -635,18 +587,10 @@ def test_a_damaged_journal_on_a_full_disk_is_refused_as_damaged(tmp_path):
         with open(path, "r+b") as file:  # a bad sector in the middle
             file.seek(page_size * (pages // 2))
             file.write(b"\xa5" * page_size)
-        with open(mount / "filler", "wb", buffering=0) as filler:
-            for chunk in (65536, 4096, 512, 1):
-                try:
-                    while filler.write(b"\0" * chunk):
-                        pass
-                except OSError as err:
-                    assert err.errno == errno.ENOSPC
+        fill(mount)
         with pytest.raises(JournalDamaged) as refused:
             Journal.open(state, read_only=True)
         said = str(refused.value)
         assert said.startswith(f"The journal {path} is damaged (integrity check failed: ")
         assert said.endswith("; nothing was changed: the table sets it aside when it next starts).")
         assert sorted(p.name for p in state.iterdir()) == [FILENAME]
-    finally:
-        unmount(mount)
