@@ -12,9 +12,11 @@ import pytest
 from engine.resarcana import RULES, Action, Position
 from engine.resarcana.cards import MONUMENTS, PLACES
 from engine.resarcana.scenario import adjust, deal
-from firmware.controllers.resarcana import Bot
+from firmware.controllers.resarcana import Bot, play_demo_game
 from firmware.controllers.resarcana.bot import _deal, _ends_soon, choose, steps_for
+from firmware.games import GameShelf
 from firmware.steps import Step
+from firmware.tabletop import EmulatedTable
 
 PLACE_IDS = [place.id for place in PLACES]
 MONUMENT_IDS = [monument.id for monument in MONUMENTS]
@@ -263,3 +265,87 @@ def test_each_action_becomes_the_steps_the_table_expects():
         *[Step.press("select")] * 3,  # gold, fire, life, calm
         Step.press("ok"),
     ]
+
+
+# Following the table: its start player, undo, cards played by hand, the step budget.
+
+SEAT_1_STARTS = 0  # a GameShelf seed whose first two-player draw is seat 1 (2: seat 0)
+
+
+def perform(top, steps) -> None:
+    for step in steps:
+        top.perform(step)
+
+
+def test_the_bot_plays_the_same_deal_from_the_start_player_the_table_draws(tmp_path):
+    bot = Bot(1, 2)
+    with EmulatedTable(tmp_path, GameShelf(seed=SEAT_1_STARTS)) as top:
+        perform(top, bot.setup_steps())
+        assert Position(top.companion.controller.state).start_player == 1
+        dealt = bot.deal
+        first = bot.next_steps(top.companion.controller.state)
+        assert bot.deal == dealt | {"start_player": 1}
+        assert bot.line[0] == RULES.setup(bot.deal) and bot.at == 1
+        assert bot.line[1] == RULES.apply(bot.line[0], choose(bot.line[0])).state
+        assert choose(bot.line[0]).player == 1
+        perform(top, first)
+        result = play_demo_game(top, bot)
+    assert result == RULES.result(bot.state) and result["finished"]
+
+
+def test_a_card_played_by_hand_after_the_draw_is_noticed_by_name(tmp_path):
+    bot = Bot(1, 2)
+    with EmulatedTable(tmp_path, GameShelf(seed=SEAT_1_STARTS)) as top:
+        perform(top, bot.setup_steps())
+        top.press("ok")  # seat 1 passes: not what the bot would do
+        message = (
+            r"^the table \(round 1, seat 0 to act\) and the bot disagree:"
+            r" was a card played by hand\?$"
+        )
+        with pytest.raises(RuntimeError, match=message):
+            bot.next_steps(top.companion.controller.state)
+
+
+def test_an_undo_of_the_first_move_takes_the_bot_back_to_the_deal(tmp_path):
+    bot = Bot(1, 2)
+    with EmulatedTable(tmp_path, GameShelf(seed=2)) as top:
+        perform(top, bot.setup_steps())
+        first = bot.next_steps(top.companion.controller.state)
+        perform(top, first)
+        top.press("undo")
+        assert bot.next_steps(top.companion.controller.state) == first
+        assert bot.at == 1 and len(bot.line) == 2
+
+
+def test_an_undo_in_a_round_another_seat_starts_is_followed(tmp_path):
+    bot = Bot(1, 2)
+    with EmulatedTable(tmp_path, GameShelf(seed=2)) as top:  # seat 0 draws the start
+        perform(top, bot.setup_steps())
+        while Position(top.companion.controller.state).start_player == 0:
+            perform(top, bot.next_steps(top.companion.controller.state))
+        perform(top, bot.next_steps(top.companion.controller.state))
+        at = bot.at
+        top.press("undo")
+        again = bot.next_steps(top.companion.controller.state)
+        assert bot.at == at and bot.deal["start_player"] == 0
+        perform(top, again)
+        assert play_demo_game(top, bot)["finished"]
+
+
+def test_a_demo_game_may_take_exactly_its_step_budget_and_not_one_step_more(tmp_path):
+    """`max_steps` counts every step, the setup's too; the step that crosses it is taken
+    (and seen by `after_step`) before the game stops."""
+    seen: list[Step] = []
+    with EmulatedTable(tmp_path / "whole", GameShelf(seed=2)) as top:
+        result = play_demo_game(top, Bot(1, 2), after_step=seen.append)
+    steps = len(seen)
+    with EmulatedTable(tmp_path / "exact", GameShelf(seed=2)) as top:
+        assert play_demo_game(top, Bot(1, 2), max_steps=steps) == result
+    for budget in (steps - 1, len(Bot(1, 2).setup_steps()) - 1):
+        crossing: list[Step] = []
+        with (
+            EmulatedTable(tmp_path / str(budget), GameShelf(seed=2)) as top,
+            pytest.raises(RuntimeError, match=f"^the demo game did not end within {budget} steps$"),
+        ):
+            play_demo_game(top, Bot(1, 2), max_steps=budget, after_step=crossing.append)
+        assert crossing == seen[: budget + 1]
