@@ -349,3 +349,11 @@ def test_a_demo_game_may_take_exactly_its_step_budget_and_not_one_step_more(tmp_
         ):
             play_demo_game(top, Bot(1, 2), max_steps=budget, after_step=crossing.append)
         assert crossing == seen[: budget + 1]
+
+
+def test_a_finished_game_has_no_next_steps(tmp_path):
+    bot = Bot(1, 2)
+    with EmulatedTable(tmp_path, GameShelf(seed=2)) as top:
+        play_demo_game(top, bot)
+        assert top.companion.controller.is_over()
+        assert bot.next_steps(top.companion.controller.state) == []
