@@ -70,10 +70,10 @@ def test_playing_a_vp_artifact_comes_before_a_producer():
     assert picked(state) == ("play", "secret_key", None)
 
 
-def test_a_producer_comes_before_another_artifact():
-    # Ancient Seed (1 life, produces life) after Alchemist's Staff (calm and death) in the list.
-    state = ann(hand=["alchemist_staff", "ancient_seed"], life=1, calm=1, death=1)
-    assert picked(state) == ("play", "ancient_seed", None)
+def test_a_producer_comes_before_another_artifact_even_a_cheaper_one():
+    # Healing Spring (3 life, produces life) against Trade Ring (1 gold, produces nothing).
+    state = ann(hand=["trade_ring", "healing_spring"], life=3, gold=1)
+    assert picked(state) == ("play", "healing_spring", None)
 
 
 def test_the_cheaper_play_of_each_kind_comes_first():
