@@ -266,9 +266,21 @@ def render_struggle(screen: StruggleScreen, size: Size = FULL) -> Image.Image:
     )
     entries = [(s.label, s.value, s.value >= screen.threshold) for s in screen.strengths]
     if canvas.tall:
-        columns(canvas, entries, top=14, big=True)
+        top = 14
+        if is_rtl(outcome) and entries:
+            # a Persian card name's tail (the ج of برج) reaches row 12, where the labels'
+            # dots start: the columns go as much lower, a blank row under the title's ink
+            title_last = canvas.image.getbbox()[3] - 1  # type: ignore[index]
+            labels_top = min(font("small").ink_rows(label)[0] for label, _, _ in entries)
+            top = max(top, title_last + 2 - labels_top)
+        columns(canvas, entries, top=top, big=True)
         needs = "" if titled else tr("struggle.needs", threshold=screen.threshold)
         line = screen.tie_break or needs
+        if line and top > 14:  # no rows left under the columns: the tie-break joins the bar
+            tied = tr("struggle.tie_break_suffix", outcome=outcome)
+            if screen.tie_break and font("small").width(tied) <= canvas.width - 2:
+                outcome = tied
+            line = ""
         if line:
             canvas.text(0, 39, line, align="center")
         result_bar(canvas, outcome)
