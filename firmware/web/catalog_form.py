@@ -36,7 +36,7 @@ from firmware.web import guard
 from firmware.web.catalog_checks import fields_said_in, said_in
 from firmware.web.catalog_save import CatalogSaveError, read_catalog, save_catalog_entries
 from firmware.web.catalog_taps import CardTap, CatalogTaps, write_card_id
-from firmware.web.sentences import said
+from firmware.web.sentences import from_journal, said
 
 # What a new card takes from the card before it; its arcana are the owner's to type.
 CARRIED = ("kind", "guild", "main", "fief", "effect", "vp", "count")
@@ -167,8 +167,9 @@ class CatalogForm:
                 self.taps.bind, live.journal, live.games, live.companion, uid, card, name, ids, True
             )
         except (EnrollError, JournalError) as err:
+            error = from_journal(err) if isinstance(err, JournalError) else str(err)
             raise guard.Refused(
-                503, said("saved_not_bound", card=card, uid=uid, error=str(err))
+                503, said("saved_not_bound", card=card, uid=uid, error=error)
             ) from None
         warnings = list(bound.warnings)
         written = False

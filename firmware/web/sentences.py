@@ -11,7 +11,8 @@ that is itself a `Sentence` (or a list of sentences, joined with "; ") is put in
 too, and any other text (a card id, a file's name, a parser's words) is kept as it is. A plain
 `str` is answered unchanged, so a refusal not made with `said` stays English. A problem of
 `catalog check` (engine/arcana/problems.py's Problem, alone or as a param) is said from
-`[catalog_check]` by its code (`firmware.language.catalog_problem`).
+`[catalog_check]` by its code (`firmware.language.catalog_problem`). A journal error passed on
+(`from_journal`) is said by its code too.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.arcana.problems import Problem
+from firmware.journal_rows import JournalError
 from firmware.language import DEFAULT, LanguageError, catalog_problem, load, using
 
 TABLE = "web_refusal"
@@ -42,6 +44,21 @@ def said(key: str, **params: Any) -> Sentence:
     """The refusal `key` of `[web_refusal]` in English, with its params (no such key:
     KeyError)."""
     return Sentence(key, params)
+
+
+def from_journal(err: JournalError) -> str:
+    """The journal's sentence for `err` as a `Sentence` of its code (firmware/journal*.py:
+    busy, damaged, a disk full, ...; English word for word the journal's message), or its
+    message as it is when it has no code. The codes the journal gives, each a key here:
+    "journal_busy", "journal_held", "journal_damaged", "journal_damaged_kept", "journal_disk_full",
+    "journal_not_writable", "journal_disk_failing", "journal_cannot_open",
+    "journal_not_a_directory", "journal_unreadable_game", "journal_write_busy",
+    "journal_write_full", "journal_write_read_only", "journal_write_io",
+    "journal_write_failed"."""
+    code = getattr(err, "code", None)
+    if not code:
+        return str(err)
+    return said(code, **err.params)
 
 
 def in_language(message: str, code: str | None) -> str:
