@@ -31,8 +31,8 @@ from typing import Any
 from aiohttp import web
 
 from engine.arcana.problems import Problem
-from firmware.errors import FirmwareError
-from firmware.web.sentences import Sentence, in_language, said
+from firmware.errors import FirmwareError, Said
+from firmware.web.sentences import in_language, said
 
 MAX_BODY = 64 * 1024
 BODY_S = 10.0
@@ -98,7 +98,7 @@ def application(
 async def say(request: web.Request, message: str) -> str:
     """`message` in the language of the request's page (a `said` sentence; else as it is).
     A table that cannot say its language now (stopped, busy) is answered in English."""
-    if not isinstance(message, Sentence | Problem):
+    if not isinstance(message, Said | Problem):
         return message
     return in_language(message, await language_of(request))
 

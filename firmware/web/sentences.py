@@ -20,24 +20,19 @@ from __future__ import annotations
 from typing import Any
 
 from engine.arcana.problems import Problem
-from firmware.journal_rows import JournalError
+from firmware.errors import Said
 from firmware.language import DEFAULT, LanguageError, catalog_problem, load, using
 
 TABLE = "web_refusal"
 
 
-class Sentence(str):
-    """An English refusal that knows its catalog key and params (`said`)."""
-
-    key: str
-    params: dict[str, Any]
+class Sentence(Said):
+    """An English refusal that knows its catalog key and params (`said`): its English is the
+    catalog's. A `Said` made elsewhere (the journal's, the enrollment's) is said the same way."""
 
     def __new__(cls, key: str, params: dict[str, Any]) -> Sentence:
         english = _fill(load(DEFAULT).texts[f"{TABLE}.{key}"], params, DEFAULT)
-        made = super().__new__(cls, english)
-        made.key = key
-        made.params = params
-        return made
+        return super().__new__(cls, english, key, params)
 
 
 def said(key: str, **params: Any) -> Sentence:
@@ -46,19 +41,20 @@ def said(key: str, **params: Any) -> Sentence:
     return Sentence(key, params)
 
 
-def from_journal(err: JournalError) -> str:
-    """The journal's sentence for `err` as a `Sentence` of its code (firmware/journal*.py:
-    busy, damaged, a disk full, ...; English word for word the journal's message), or its
-    message as it is when it has no code. The codes the journal gives, each a key here:
-    "journal_busy", "journal_held", "journal_damaged", "journal_damaged_kept", "journal_disk_full",
-    "journal_not_writable", "journal_disk_failing", "journal_cannot_open",
-    "journal_not_a_directory", "journal_unreadable_game", "journal_write_busy",
-    "journal_write_full", "journal_write_read_only", "journal_write_io",
-    "journal_write_failed"."""
+def from_error(err: BaseException) -> str:
+    """An error's sentence as a `Said` the pages can say again: the journal's by its `code`
+    and `params` (firmware/journal*.py: busy, damaged, a disk full, ...), the enrollment's
+    made as one (firmware/enrollment*.py); else its message as it is."""
+    message = err.args[0] if len(err.args) == 1 else None
+    if isinstance(message, Said):
+        return message
     code = getattr(err, "code", None)
     if not code:
         return str(err)
-    return said(code, **err.params)
+    return Said(str(err), code, getattr(err, "params", {}))
+
+
+from_journal = from_error  # a JournalError passed on (the history, the builder)
 
 
 def in_language(message: str, code: str | None) -> str:
@@ -70,7 +66,7 @@ def in_language(message: str, code: str | None) -> str:
                 return catalog_problem(message)
         except LanguageError:
             return str(message)
-    if not isinstance(message, Sentence) or not code or code == DEFAULT:
+    if not isinstance(message, Said) or not code or code == DEFAULT:
         return str(message)
     try:
         template = load(code).texts[f"{TABLE}.{message.key}"]
@@ -84,7 +80,7 @@ def _fill(template: str, params: dict[str, Any], code: str) -> str:
 
 
 def _value(value: Any, code: str) -> Any:
-    if isinstance(value, Sentence | Problem):
+    if isinstance(value, Said | Problem):
         return in_language(value, code)
     if isinstance(value, list | tuple):
         return "; ".join(str(_value(item, code)) for item in value)
