@@ -45,13 +45,13 @@ def from_error(err: BaseException) -> str:
     """An error's sentence as a `Said` the pages can say again: the journal's by its `code`
     and `params` (firmware/journal*.py: busy, damaged, a disk full, ...), the enrollment's
     made as one (firmware/enrollment*.py); else its message as it is."""
-    message = err.args[0] if len(err.args) == 1 else None
+    message = err.args[0] if err.args else None
     if isinstance(message, Said):
         return message
     code = getattr(err, "code", None)
     if not code:
         return str(err)
-    return Said(str(err), code, getattr(err, "params", {}))
+    return Said(str(err), code, err.params)  # type: ignore[attr-defined]
 
 
 from_journal = from_error  # a JournalError passed on (the history, the builder)

@@ -94,6 +94,8 @@ def test_an_error_without_a_code_is_passed_on_as_it_is():
     plain = JournalError("a sentence of its own")
     assert from_journal(plain) == "a sentence of its own"
     assert in_language(from_journal(plain), "de") == "a sentence of its own"
+    assert from_journal(ValueError("no code at all")) == "no code at all"
+    assert from_journal(ValueError()) == ""
 
 
 def history_of(state_dir: Path, code: str, paths: list[str]) -> list[tuple[int, dict]]:
