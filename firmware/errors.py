@@ -39,5 +39,8 @@ class Said(str):
         made.params = dict(params or {})
         return made
 
+    def __reduce__(self) -> tuple[Any, ...]:  # copied or pickled, it keeps its key and values
+        return Said, (str(self), self.key, self.params)
+
 
 __all__ = ["FirmwareError", "Said"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import codecs
+import copy
 
 import pytest
 from web_table import WebTable
@@ -83,6 +84,8 @@ def test_each_enrollment_sentence_is_englishs_catalog_sentence_word_for_word(tmp
         assert isinstance(said, Said), said
         assert filled("en", said) == said
         assert in_language(said, "en") == said
+    kept = copy.deepcopy(sentences[0])  # as a cache or a queue between threads may keep it
+    assert (kept, kept.key, kept.params) == (sentences[0], "enroll_not_uid", {"uid": "'zz'"})
     made = {said.key for said in sentences}
     keys = {k.removeprefix("web_refusal.") for k in load("en").texts}
     reader = {"csv_not_text", "csv_not_text_either", "csv_nul", "csv_long_field", "csv_not_csv"}
