@@ -29,7 +29,7 @@ class JournalError(FirmwareError, RuntimeError):
     `[web_refusal] <code>` of firmware/language, English word for word as the message).
     """
 
-    def __init__(self, message: str = "", code: str | None = None, **params: Any) -> None:
+    def __init__(self, message: str, code: str | None = None, **params: Any) -> None:
         super().__init__(message)
         self.code = code
         self.params = params

@@ -73,6 +73,7 @@ def test_each_journal_error_has_a_code_whose_english_is_its_message_word_for_wor
     errors = every_error(tmp_path)
     for err in errors:
         assert err.code is not None, err
+        assert load("en").text(f"web_refusal.{err.code}", **err.params) == str(err)  # its values
         assert from_journal(err) == str(err)
         assert in_language(from_journal(err), "en") == str(err)
     keys = {k for k in load("en").texts if k.startswith("web_refusal.journal_")}
