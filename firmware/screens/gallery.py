@@ -239,7 +239,7 @@ PERSIAN_EXAMPLES: dict[str, m.Screen] = {
         arcanum=A.MILITARY,
         threshold=9,
         guilds=(
-            m.GuildAtStake("تیغه\u200cها", 11, hidden=1, controls=True),
+            m.GuildAtStake("تیغه\u200cها", 9, hidden=1, controls=True),
             m.GuildAtStake("قایقرانان", 8, hidden=2),
             m.GuildAtStake("دزدان", 6),
             m.GuildAtStake("رباخواران", 10, hidden=1),
