@@ -73,6 +73,7 @@ TESTS = {
         "tests/firmware/test_export_history.py",
         "tests/firmware/arcana/test_failing_journal.py",
         "tests/firmware/test_journal_reading.py",
+        "tests/firmware/web/test_journal_language.py",  # each error's code and values
     ),
     # The journal's file handling and its rows' reading: the journal's own tests (the busy
     # and full-disk ones, whole commands waiting on locks and filling disks, cost minutes
@@ -81,12 +82,14 @@ TESTS = {
         "tests/firmware/test_journal_reading.py",
         "tests/firmware/test_journal.py",
         "tests/firmware/test_journal_damage.py",
+        "tests/firmware/web/test_journal_language.py",  # each error's code and values
     ),
     "firmware/journal_rows.py": (
         "tests/firmware/test_journal_rows.py",
         "tests/firmware/test_journal_reading.py",
         "tests/firmware/test_journal.py",
         "tests/firmware/test_export_history.py",
+        "tests/firmware/web/test_journal_language.py",  # each error's code and values
     ),
     # The refusals of hostile lines are stated in the fuzz file's fixed examples.
     "engine/records.py": ("tests/engine/test_records.py", "tests/engine/test_records_fuzz.py"),

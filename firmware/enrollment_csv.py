@@ -14,14 +14,15 @@ import codecs
 import csv
 import io
 
-from firmware.errors import FirmwareError
+from firmware.errors import FirmwareError, Said
 
 CSV_FIELDS = ("uid", "card")
 MAX_FIELD = 200  # characters: a 10-byte UID with separators is 29, card ids are short words
 
 
 class CsvProblem(FirmwareError, ValueError):
-    """One problem of the file, at a line (1-based); Enrollment makes it an EnrollError."""
+    """One problem of the file, at a line (1-based); Enrollment makes it an EnrollError.
+    `reason` is a `Said` (the web pages say it in their language)."""
 
     def __init__(self, line: int, reason: str) -> None:
         super().__init__(f"line {line}: {reason}")
@@ -48,18 +49,25 @@ def _decode(data: bytes, encoding: str, skip: int) -> str:
         newline = b"\n\x00" if data.startswith(codecs.BOM_UTF16_LE) else b"\x00\n"
         line = data[:at].count(newline if encoding == "utf-16" else b"\n") + 1
         byte = data[at : at + 1].hex()
-        raise CsvProblem(line, f"byte 0x{byte} is not text in {_label(encoding)}") from None
-
-
-def _label(encoding: str) -> str:
-    return {"cp1252": "UTF-8 or cp1252", "utf-8": "UTF-8", "utf-16": "UTF-16"}[encoding]
+        if encoding == "cp1252":
+            reason = Said(
+                f"byte 0x{byte} is not text in UTF-8 or cp1252",
+                "csv_not_text_either",
+                {"byte": byte},
+            )
+        else:
+            label = {"utf-8": "UTF-8", "utf-16": "UTF-16"}[encoding]
+            values = {"byte": byte, "encoding": label}
+            reason = Said(f"byte 0x{byte} is not text in {label}", "csv_not_text", values)
+        raise CsvProblem(line, reason) from None
 
 
 def read_rows(data: bytes | str) -> list[tuple[int, list[str]]]:
     """(line number, fields) of every non-empty row, the `uid,card` header left out."""
     text = decode(data) if isinstance(data, bytes) else data
     if "\x00" in text:
-        raise CsvProblem(text[: text.index("\x00")].count("\n") + 1, "a NUL byte is not text")
+        nul = Said("a NUL byte is not text", "csv_nul")
+        raise CsvProblem(text[: text.index("\x00")].count("\n") + 1, nul)
     reader = csv.reader(io.StringIO(text, newline=""))
     rows: list[tuple[int, list[str]]] = []
     start = 1
@@ -70,10 +78,11 @@ def read_rows(data: bytes | str) -> list[tuple[int, list[str]]]:
                 continue
             for field in row:
                 if len(field) > MAX_FIELD:
-                    raise CsvProblem(
-                        number, f"a field of {len(field)} characters (at most {MAX_FIELD})"
-                    )
+                    values = {"length": len(field), "most": MAX_FIELD}
+                    message = f"a field of {len(field)} characters (at most {MAX_FIELD})"
+                    raise CsvProblem(number, Said(message, "csv_long_field", values))
             rows.append((number, row))
     except csv.Error as err:
-        raise CsvProblem(start, f"not CSV ({err})") from None
+        not_csv = Said(f"not CSV ({err})", "csv_not_csv", {"error": str(err)})
+        raise CsvProblem(start, not_csv) from None
     return rows

@@ -135,14 +135,21 @@ class Journal:
         busy_s = busy_seconds() if busy_s is None else busy_s
         if read_only:
             if state_dir.exists() and not state_dir.is_dir():
-                raise JournalError(f"cannot use the state directory {state_dir}: not a directory")
+                raise JournalError(
+                    f"cannot use the state directory {state_dir}: not a directory",
+                    "journal_not_a_directory",
+                    folder=str(state_dir),
+                )
             try:
                 reader = connect_reader(path, busy_s)
             except JournalDamaged as err:
-                raise JournalDamaged(
-                    path, f"{err.reason}; nothing was changed: the table sets it aside when it "
-                    "next starts"
-                ) from err
+                kept = JournalDamaged(
+                    path,
+                    f"{err.reason}; nothing was changed: the table sets it aside when it "
+                    "next starts",
+                )
+                kept.code, kept.params = "journal_damaged_kept", {**err.params, "path": str(path)}
+                raise kept from err
             if reader is None:
                 reader = sqlite3.connect(":memory:", check_same_thread=False)
                 reader.executescript(SCHEMA)
@@ -192,9 +199,7 @@ class Journal:
         )
         return int(cursor.lastrowid)
 
-    def append(
-        self, game: int, line: dict[str, Any], result: dict[str, Any] | None = None
-    ) -> int:
+    def append(self, game: int, line: dict[str, Any], result: dict[str, Any] | None = None) -> int:
         """Append an accepted action line (dropping anything undone after it); durable on return.
 
         With `result`, the action ends the game: the line and the finish are one transaction.
@@ -277,9 +282,7 @@ class Journal:
             (game, reason, self._clock()),
         )
 
-    def _finish_in(
-        self, db: sqlite3.Connection, game: int, result: dict[str, Any] | None
-    ) -> None:
+    def _finish_in(self, db: sqlite3.Connection, game: int, result: dict[str, Any] | None) -> None:
         if result is not None:
             db.execute(
                 "UPDATE games SET finished = ?, result = ? WHERE id = ?",
@@ -428,17 +431,36 @@ class Journal:
                 self._db.execute("UPDATE meta SET value = value + 1 WHERE key = 'version'")
                 return result
         except sqlite3.Error as err:  # full, read-only, locked, I/O: nothing was kept
-            raise JournalError(_write_failure(self.path, err)) from err
+            raise _write_failure(self.path, err) from err
 
 
-def _write_failure(path: Path, err: sqlite3.Error) -> str:
-    text = str(err).lower()
+def _write_failure(path: Path, err: sqlite3.Error) -> JournalError:
+    text, where = str(err).lower(), str(path.parent)
     if "locked" in text or "busy" in text:
-        return "The journal is in use by another program: the last action was not saved."
+        return JournalError(
+            "The journal is in use by another program: the last action was not saved.",
+            "journal_write_busy",
+        )
     if "full" in text:
-        return f"The disk holding {path.parent} is full: the last action was not saved."
+        return JournalError(
+            f"The disk holding {where} is full: the last action was not saved.",
+            "journal_write_full",
+            where=where,
+        )
     if "readonly" in text or "read-only" in text:
-        return f"{path.parent} is read-only: the last action was not saved."
+        return JournalError(
+            f"{where} is read-only: the last action was not saved.",
+            "journal_write_read_only",
+            where=where,
+        )
     if "i/o" in text:
-        return f"The journal could not save the last action ({err}: is the disk full or failing?)."
-    return f"The journal could not save the last action ({err})."
+        return JournalError(
+            f"The journal could not save the last action ({err}: is the disk full or failing?).",
+            "journal_write_io",
+            error=str(err),
+        )
+    return JournalError(
+        f"The journal could not save the last action ({err}).",
+        "journal_write_failed",
+        error=str(err),
+    )

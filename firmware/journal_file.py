@@ -35,7 +35,12 @@ class JournalDamaged(JournalError):
     """The file is proven damaged (what a writer sets aside, what a reader refuses)."""
 
     def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(f"The journal {path} is damaged ({reason}).")
+        super().__init__(
+            f"The journal {path} is damaged ({reason}).",
+            "journal_damaged",
+            path=str(path),
+            reason=reason,
+        )
         self.reason = reason
 
 
@@ -79,10 +84,14 @@ def hold_directory(state_dir: Path, busy_s: float) -> int:
         except BlockingIOError:
             if time.monotonic() >= deadline:
                 os.close(fd)
+                journal = state_dir / "journal.sqlite3"
                 raise JournalBusy(
-                    f"The journal {state_dir / 'journal.sqlite3'} is in use by another table "
+                    f"The journal {journal} is in use by another table "
                     f"(waited {busy_s:g} s); nothing was changed: stop that one first (is the "
-                    "table service or another sim running?)."
+                    "table service or another sim running?).",
+                    "journal_held",
+                    path=str(journal),
+                    seconds=f"{busy_s:g}",
                 ) from None
             time.sleep(0.05)
 
@@ -136,7 +145,10 @@ def explain(path: Path, err: sqlite3.Error, busy_s: float) -> JournalError:
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         return JournalBusy(
             f"The journal {path} is in use by another program (waited {busy_s:g} s); "
-            "nothing was changed: try again when it is done (is the table service running?)."
+            "nothing was changed: try again when it is done (is the table service running?).",
+            "journal_busy",
+            path=str(path),
+            seconds=f"{busy_s:g}",
         )
     if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")) or (
         not name and "integrity check failed" in str(err)
@@ -144,17 +156,30 @@ def explain(path: Path, err: sqlite3.Error, busy_s: float) -> JournalError:
         return JournalDamaged(path, str(err))
     if name == "SQLITE_FULL":
         return JournalError(
-            f"The disk holding {where} is full: free some space, then start again."
+            f"The disk holding {where} is full: free some space, then start again.",
+            "journal_disk_full",
+            where=str(where),
         )
     if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
         return JournalError(
-            f"cannot write the journal in {where} ({err}); check its permissions and space"
+            f"cannot write the journal in {where} ({err}); check its permissions and space",
+            "journal_not_writable",
+            where=str(where),
+            error=str(err),
         )
     if name.startswith("SQLITE_IOERR"):
         return JournalError(
-            f"cannot write the journal in {where} ({err}): the disk may be full or failing."
+            f"cannot write the journal in {where} ({err}): the disk may be full or failing.",
+            "journal_disk_failing",
+            where=str(where),
+            error=str(err),
         )
-    return JournalError(f"cannot open the journal {path} ({err}); nothing was changed.")
+    return JournalError(
+        f"cannot open the journal {path} ({err}); nothing was changed.",
+        "journal_cannot_open",
+        path=str(path),
+        error=str(err),
+    )
 
 
 def put_aside(path: Path, now: float, reason: str) -> Path:

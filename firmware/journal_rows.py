@@ -24,15 +24,27 @@ class JournalError(FirmwareError, RuntimeError):
     """The journal cannot keep an action (full disk, read-only directory, ...).
 
     The message is a sentence for the status screen and the service log; the action that
-    caused it has not been acknowledged and must be treated as not taken.
+    caused it has not been acknowledged and must be treated as not taken. `code` and
+    `params`, when it has them, say the same sentence in another language (the web pages':
+    `[web_refusal] <code>` of firmware/language, English word for word as the message).
     """
+
+    def __init__(self, message: str, code: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class UnreadableGame(JournalError):
     """One game's rows cannot be read back; the other games are untouched."""
 
     def __init__(self, game: int, reason: str) -> None:
-        super().__init__(f"game {game} cannot be read: {reason}")
+        super().__init__(
+            f"game {game} cannot be read: {reason}",
+            "journal_unreadable_game",
+            game=game,
+            reason=reason,
+        )
         self.game, self.reason = game, reason
 
 

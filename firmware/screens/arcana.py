@@ -17,6 +17,7 @@ from firmware.screens.layout import (
     alert_block,
     by_ink,
     columns,
+    fits_ink,
     heading,
     result_bar,
     title_row,
@@ -93,10 +94,10 @@ def _stake_tall_rtl(canvas: Canvas, screen: StakeScreen) -> None:
     rows = (len(guilds) + cells - 1) // cells
     first = rule + 2 + (canvas.height - rule - 2 - 16 * rows) // 2
     width = 80 // cells
-    for index, guild in enumerate(guilds):
-        x = 48 + (index % cells) * width
+    for index, guild in enumerate(guilds):  # the first guild on the right
+        x = 48 + (cells - 1 - index % cells) * width
         y = first + (index // cells) * 16 + RTL_BOX[0]
-        _guild_entry(canvas, x, y, width - 2, guild, "small", box=RTL_BOX)
+        _guild_entry(canvas, x, y, width - 2, guild, "small", box=RTL_BOX, mirrored=True)
 
 
 def _stake_short_rtl(canvas: Canvas, screen: StakeScreen) -> None:
@@ -118,10 +119,10 @@ def _stake_short_rtl(canvas: Canvas, screen: StakeScreen) -> None:
         canvas.icon(screen.arcanum.value, 0, 1)
         canvas.text(0, by_ink(number, 16, 31), number, width=12, align="center")
         bands = [0, 16]
-    for index, guild in enumerate(guilds):
-        x = 14 + (index % 2) * 58
+    for index, guild in enumerate(guilds):  # the first guild on the right
+        x = 14 + (1 - index % 2) * 58
         y = bands[index // 2] + RTL_BOX[0]
-        _guild_entry(canvas, x, y, 56, guild, "small", box=RTL_BOX)
+        _guild_entry(canvas, x, y, 56, guild, "small", box=RTL_BOX, mirrored=True)
     if not guilds:
         text = tr("stake.no_agents")
         canvas.text(14, by_ink(text, 16, 31), text, width=canvas.width - 14, align="center")
@@ -181,10 +182,15 @@ def _guild_entry(
     guild: GuildAtStake,
     number_font: str,
     box: tuple[int, int] = (2, 8),
+    mirrored: bool = False,
 ) -> None:
     """Label on the left (inverted when the guild controls the stake: its mark); on the
-    right the strength, then "+N" and a card back if hidden.
+    right the strength, then "+N" and a card back if hidden. Mirrored (Persian): the label
+    on the right, then leftwards the strength, "+N" and the card back.
     """
+    if mirrored:
+        _guild_entry_mirrored(canvas, x, y, width, guild, box)
+        return
     small = font("small")
     right = x + width
     # the small font's capitals are 7 px tall, the medium's 10: align their baselines
@@ -207,6 +213,30 @@ def _guild_entry(
     used = min(small.width(label), room - 2)
     canvas.box(x, y - box[0], x + used + 1, y + box[1])  # rows above and below y
     canvas.text(x + 1, y, label, width=used, fill=PAPER)
+
+
+def _guild_entry_mirrored(
+    canvas: Canvas, x: int, y: int, width: int, guild: GuildAtStake, box: tuple[int, int]
+) -> None:
+    """`_guild_entry` read from the right, in the small font: the label against the right
+    edge (inverted when the guild controls the stake), the strength left of it, then on the
+    left "+N" and the card back (in that order, as numbers are read: the card back keeps
+    "+1" apart from a strength of 5, which would read "+15")."""
+    small = font("small")
+    left = x
+    if guild.hidden:
+        left = canvas.text(left, y, f"+{guild.hidden}") + 1
+        left = canvas.icon("hidden", left, y - 1) + 3
+    left = canvas.text(left, y, str(guild.strength)) + 3
+    right = x + width
+    room = right - left
+    if not guild.controls:
+        canvas.text(left, y, guild.label, width=room)  # against the right edge
+        return
+    label = short_form(guild.label, "small", room - 2)
+    used = min(small.width(label), room - 2)
+    canvas.box(right - used - 2, y - box[0], right - 1, y + box[1])
+    canvas.text(right - used - 1, y, label, width=used, fill=PAPER)
 
 
 def render_empty_stake(screen: EmptyStakeScreen, size: Size = FULL) -> Image.Image:
@@ -236,9 +266,21 @@ def render_struggle(screen: StruggleScreen, size: Size = FULL) -> Image.Image:
     )
     entries = [(s.label, s.value, s.value >= screen.threshold) for s in screen.strengths]
     if canvas.tall:
-        columns(canvas, entries, top=14, big=True)
+        top = 14
+        if is_rtl(outcome) and entries:
+            # a Persian card name's tail (the ج of برج) reaches row 12, where the labels'
+            # dots start: the columns go as much lower, a blank row under the title's ink
+            title_last = canvas.image.getbbox()[3] - 1  # type: ignore[index]
+            labels_top = min(font("small").ink_rows(label)[0] for label, _, _ in entries)
+            top = max(top, title_last + 2 - labels_top)
+        columns(canvas, entries, top=top, big=True)
         needs = "" if titled else tr("struggle.needs", threshold=screen.threshold)
         line = screen.tie_break or needs
+        if line and top > 14:  # no rows left under the columns: the tie-break joins the bar
+            tied = tr("struggle.tie_break_suffix", outcome=outcome)
+            if screen.tie_break and font("small").width(tied) <= canvas.width - 2:
+                outcome = tied
+            line = ""
         if line:
             canvas.text(0, 39, line, align="center")
         result_bar(canvas, outcome)
@@ -322,20 +364,26 @@ def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image
 def _arcana_status_rtl(canvas: Canvas, screen: ArcanaStatusScreen, hands: list) -> None:
     """Persian, each text placed by its ink. 128x64: the round (right) and "in hand" (left)
     on the first rows, whose turn in the small font, the hands' columns, the prompt in rows
-    51-63. 128x32: two bands of 16 rows: the hands (whose turn it is inverted) over the
-    prompt, or over whose turn it is when there is no prompt (the round is left out)."""
+    52-63. A prompt whose ink is taller than those 12 rows (the hamza of مأمور: 15 rows)
+    takes the turn line's rows instead: the hands move up under the round, the prompt has
+    rows 42-63 (whose turn it is stays marked by its inverted hand). 128x32: two bands of
+    16 rows: the hands (whose turn it is inverted) over the prompt, or over whose turn it is
+    when there is no prompt (the round is left out)."""
     last = canvas.height - 1
     if canvas.tall:
         heading(canvas, 1, tr("status.round", round=screen.round))
         in_hand = tr("status.in_hand")
         canvas.text(0, max(1, -font("small").ink_rows(in_hand)[0]), in_hand)
-        if screen.turn:
+        tall_prompt = bool(screen.prompt) and not fits_ink(screen.prompt, 52, last)
+        if screen.turn and not tall_prompt:
             turn = to_play(screen.turn, "small", canvas.width - 11) or ""
             canvas.icon("turn", 0, 13)
             canvas.text(11, by_ink(turn, 12, 24), turn, width=canvas.width - 11)
-        columns(canvas, hands, top=28, big=True)
+        top = 17 if tall_prompt else 28  # a label's dots up to 5 rows above its top
+        columns(canvas, hands, top=top, big=True)
         if screen.prompt:
-            canvas.text(0, by_ink(screen.prompt, 52, last), screen.prompt, align="center")
+            first = top + 25 if tall_prompt else 52  # a blank row under a hand's box
+            canvas.text(0, by_ink(screen.prompt, first, last), screen.prompt, align="center")
         return
     columns(canvas, hands, top=4, big=False, rtl_band=True)
     line = screen.prompt or (to_play(screen.turn, "small", canvas.width) if screen.turn else "")
@@ -448,6 +496,9 @@ def _ranking_name(name: str, name_font: str, first: int, last: int, number_y: in
 def render_breakdown(screen: BreakdownScreen, size: Size = FULL) -> Image.Image:
     """One player's points: the total in big digits and up to three parts of it."""
     canvas = Canvas(size)
+    if current().direction == "rtl":
+        (_breakdown_tall_rtl if canvas.tall else _breakdown_short_rtl)(canvas, screen)
+        return canvas.image
     total = str(screen.total)
     page = f"{screen.page}/{screen.pages}"
     if canvas.tall:
@@ -482,6 +533,86 @@ def render_breakdown(screen: BreakdownScreen, size: Size = FULL) -> Image.Image:
             canvas.text(0, 14 + index * 9, row)
         canvas.text(0, 23, page, align="right")
     return canvas.image
+
+
+def _breakdown_tall_rtl(canvas: Canvas, screen: BreakdownScreen) -> None:
+    """128x64 Persian: the total in big digits on the right (where it stands in every
+    language), the name beside it and the lines under the name, each stacked by its ink
+    with a blank row between (a Persian line's ink is up to 15 rows); each line mirrored,
+    its label on the right, its points on the left. The name takes the small font when the
+    medium one's ink would leave the lines no room."""
+    total = str(screen.total)
+    total_x = canvas.width - font("digits").width(total)
+    canvas.text(total_x, 1, total, font="digits")
+    canvas.text(total_x, 27, tr("score.vp"), width=canvas.width - total_x, align="center")
+    page = f"{screen.page}/{screen.pages}"
+    canvas.text(0, 56, page, width=canvas.width, align="right")
+    room = total_x - 4  # the name and the lines: columns 0 to room - 1
+    points_width = 21
+    label_width = room - points_width - 3
+    lines = [
+        (short_form(line.label, "small", label_width), str(line.points))
+        for line in _score_lines(screen)
+    ]
+    inks = [_ink_of(label, points) for label, points in lines]
+    stacked = sum(bottom - top + 2 for top, bottom in inks)  # each line and a blank row
+    for face in ("medium", "small"):
+        top, bottom = font(face).ink_rows(screen.name)
+        if bottom - top + 2 + stacked <= canvas.height:
+            break
+    canvas.text(0, -top, screen.name, font=face, width=room)  # its ink from row 0
+    first = bottom - top + 2  # the first row of the next line's ink
+    for (label, points), (top, bottom) in zip(lines, inks, strict=True):
+        y = first - top
+        canvas.text(0, y, points, width=points_width, align="right")
+        canvas.text(points_width + 3, y, label, width=label_width)
+        first = y + bottom + 2
+
+
+def _breakdown_short_rtl(canvas: Canvas, screen: BreakdownScreen) -> None:
+    """128x32 Persian: two bands of 16 rows. The name on the right (where reading starts)
+    and the total on the left in rows 0-15; the parts in rows 16-31, read from the right,
+    the page on the left. Three parts with their labels need more than the panel's width
+    (a Persian label is twice as wide as a short English one): then their points are shown
+    alone, in the same order as the lines at 128x64 (cards, under the base, tasks)."""
+    small = font("small")
+    last = canvas.height - 1
+    points = tr("score.points", points=screen.total)
+    face = "medium" if fits_ink(points, 0, 15, "medium") else "small"
+    # a Persian word's last letter (its tail) reaches a column left of its pen: from x = 1
+    points_right = canvas.text(1, by_ink(points, 0, 15, face), points, font=face)
+    name_x = points_right + 4
+    name_face = "medium"
+    if not (
+        fits_ink(screen.name, 0, 15, "medium")
+        and font("medium").width(screen.name) <= canvas.width - name_x
+    ):
+        name_face = "small"
+    y = by_ink(screen.name, 0, 15, name_face)
+    canvas.text(name_x, y, screen.name, font=name_face, width=canvas.width - name_x)
+    page = f"{screen.page}/{screen.pages}"
+    page_right = canvas.text(0, by_ink(page, 16, last), page)
+    room = canvas.width - page_right - 4
+    lines = screen.lines
+    candidates = [
+        " · ".join(f"{label} {line.points}" for label, line in zip(labels, lines, strict=True))
+        for labels in (
+            [line.label for line in lines],
+            [(*forms(line.label), line.label)[0] for line in lines],
+        )
+    ]
+    candidates.append(RLM + " · ".join(str(line.points) for line in lines))
+    parts = next(
+        (text for text in candidates if small.width(text) <= room and fits_ink(text, 16, last)),
+        candidates[-1],
+    )
+    canvas.text(page_right + 4, by_ink(parts, 16, last), parts, width=room)
+
+
+def _ink_of(*texts: str) -> tuple[int, int]:
+    """The first and last ink rows of texts drawn on one line in the small font."""
+    rows = [font("small").ink_rows(text) for text in texts if text]
+    return min(top for top, _ in rows), max(bottom for _, bottom in rows)
 
 
 def _score_lines(screen: BreakdownScreen) -> list:

@@ -219,6 +219,63 @@ PERSIAN_EXAMPLES: dict[str, m.Screen] = {
     "refusal_fa": like("refusal", reason="این کنش ۲ طلا و ۱ جوهر دیگر لازم دارد"),
     # the widest of fa.toml's undo sentences ("used {card}"), with the Persian Bone Dragon
     "undo_fa": like("undo", action="قدرت اژدهای استخوانی را فعال کرد"),
+    # Arcana in Persian: the guilds by fa.toml's [names], a card named in an owner's catalog;
+    # each guild's label on the right, its strength, "+N" and card back leftwards
+    "stake_fa": m.StakeScreen(
+        card="جاسوس کوکی",
+        arcanum=A.POLITICAL,
+        threshold=7,
+        guilds=(
+            m.GuildAtStake("تیغه\u200cها", 5, hidden=1, controls=True),
+            m.GuildAtStake("قایقرانان", 3),
+            m.GuildAtStake("دزدان", 0, hidden=2),
+        ),
+        stake="منطقه 2",
+    ),
+    "struggle_fa": m.StruggleScreen(
+        card="برج بندر",
+        arcanum=A.MILITARY,
+        threshold=9,
+        strengths=(
+            m.Strength("تیغه\u200cها", 9),
+            m.Strength("قایقرانان", 9),
+            m.Strength("دزدان", 4),
+        ),
+        winner="قایقرانان",
+        tie_break="تساوی\u200cشکن: نظامی",
+    ),
+    "bribe_fa": m.BribeScreen(card="قاچاقچی پیر", briber="دزدان", value=6, needed=5),
+    # the swap prompt's hamza (مأمور) makes its ink 15 rows: the hands move up at 128x64
+    "arcana_status_fa": m.ArcanaStatusScreen(
+        round=3,
+        turn="قایقرانان",
+        hands=(
+            m.HandCount("تیغه\u200cها", 3),
+            m.HandCount("قایقرانان", 2),
+            m.HandCount("دزدان", 4),
+            m.HandCount("رباخواران", 3),
+        ),
+        prompt="جابه\u200cجایی مأمور",
+    ),
+    # three parts: at 128x32 their points alone (their labels need more than 128 px)
+    "breakdown_fa": m.BreakdownScreen(
+        name="قایقرانان",
+        total=17,
+        lines=(
+            m.ScoreLine("کارت\u200cها", 8),
+            m.ScoreLine("زیر پایگاه", 3),
+            m.ScoreLine("مأموریت 1/2", 6),
+        ),
+        page=2,
+        pages=4,
+    ),
+    "breakdown_basic_fa": m.BreakdownScreen(
+        name="رباخواران",
+        total=21,
+        lines=(m.ScoreLine("کارت\u200cها", 14), m.ScoreLine("زیر پایگاه", 7)),
+        page=1,
+        pages=3,
+    ),
 }
 EXAMPLES.update(PERSIAN_EXAMPLES)
 

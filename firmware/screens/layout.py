@@ -12,14 +12,16 @@ from firmware.screens.short_forms import forms
 
 def title_row(canvas: Canvas, icon: str, number: str, text: str) -> bool:
     """An icon, an optional number in the medium font, then the text. When the text would not
-    fit beside the number, the number is left out: returns whether it was drawn."""
+    fit beside the number, the number is left out: returns whether it was drawn. A Persian
+    text is drawn lower when its dots would reach above row 0."""
     x = canvas.icon(icon, 0, 0) + 2
     shown = bool(number) and font("medium").width(number) + 4 + font("small").width(text) <= (
         canvas.width - x
     )
     if shown:
         x = canvas.text(x, 1, number, font="medium", width=30) + 4
-    canvas.text(x, 2, text)
+    # a Persian text's dots may reach 3 rows above its capitals: it is drawn lower then
+    canvas.text(x, max(2, -font("small").ink_rows(text)[0]) if is_rtl(text) else 2, text)
     return shown
 
 

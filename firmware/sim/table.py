@@ -125,7 +125,7 @@ class Simulator(TableView):
         """Skip the choice: press and tap what seats `players` in `game`, as a bot would
         (Arcana: in `variant`, basic by default)."""
         if game not in GAMES:
-            raise BadInput(f"Unknown game {game!r} (games: {', '.join(GAMES)})")
+            raise BadInput(said("sim_unknown_game", game=repr(game), games=", ".join(GAMES)))
         module = importlib.import_module(CONTROLLERS[game])
         options = {"variant": variant} if game == "arcana" and variant else {}
         pads = self.games.seats if game == "res-arcana" else self.roles

@@ -103,7 +103,11 @@ def make_app(
 ) -> web.Application:
     """The web app around a LiveTable; `address`/`port` go into the pairing QR codes."""
     app = guard.application(
-        None, body_s=body_s, middlewares=[_refusals, _paired], language=_refusal_language
+        None,
+        body_s=body_s,
+        middlewares=[_refusals, _paired],
+        language=_refusal_language,
+        spoken=lambda: live.language,  # the site's own answers, before there is a request
     )
     app[LIVE] = live
     app[PAIRING] = pairing

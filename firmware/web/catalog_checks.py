@@ -36,7 +36,15 @@ STAND_IN = "stand-in·"  # stand-in ids begin so; an owner's card id would not
 MAX_GUILDS = 16  # the box has 4; the checker's guild checks grow with guilds x cards
 # The problems these pages find before the checker does, by code (English; firmware/language's
 # `[catalog_check]` has them with the checker's).
-SENTENCES = {"too_many_guilds": "guilds: {count} guilds, more than {most} (the box has 4)"}
+SENTENCES = {
+    "too_many_guilds": "guilds: {count} guilds, more than {most} (the box has 4)",
+    "no_catalog": "no catalog yet",  # the catalog page's before any card is entered
+}
+
+
+def no_catalog() -> Problem:
+    """What a catalog page lacks before there is a catalog at all."""
+    return Problem("no_catalog", SENTENCES["no_catalog"], {})
 
 
 def check_entries(data: Any, label: str = "catalog") -> tuple[list[str], list[str]]:

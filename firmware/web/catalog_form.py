@@ -36,7 +36,7 @@ from firmware.web import guard
 from firmware.web.catalog_checks import fields_said_in, said_in
 from firmware.web.catalog_save import CatalogSaveError, read_catalog, save_catalog_entries
 from firmware.web.catalog_taps import CardTap, CatalogTaps, write_card_id
-from firmware.web.sentences import said
+from firmware.web.sentences import from_error, said
 
 # What a new card takes from the card before it; its arcana are the owner's to type.
 CARRIED = ("kind", "guild", "main", "fief", "effect", "vp", "count")
@@ -154,6 +154,7 @@ class CatalogForm:
         await live.ask(setattr, self.taps, "previous", card)
         if uid is not None:
             answer.update(await self._bind(uid, pad, card, saved.catalog, write))
+            answer["warnings"] = await guard.say_all(request, answer["warnings"])
         return web.json_response(answer)
 
     async def _bind(
@@ -167,8 +168,9 @@ class CatalogForm:
                 self.taps.bind, live.journal, live.games, live.companion, uid, card, name, ids, True
             )
         except (EnrollError, JournalError) as err:
+            error = from_error(err)  # the journal's or the enrollment's, said again
             raise guard.Refused(
-                503, said("saved_not_bound", card=card, uid=uid, error=str(err))
+                503, said("saved_not_bound", card=card, uid=uid, error=error)
             ) from None
         warnings = list(bound.warnings)
         written = False
@@ -301,7 +303,7 @@ def _binding(body: dict[str, Any]) -> tuple[str | None, str | None, bool, bool]:
     try:
         return normalise_uid(uid), pad, write, rebind
     except EnrollError as err:
-        raise guard.Refused(400, str(err)) from None
+        raise guard.Refused(400, from_error(err)) from None
 
 
 async def _refused(

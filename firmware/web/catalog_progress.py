@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.arcana.catalog import GUILD_CARDS, GUILD_NAMES, PLAYABLE
 from firmware.language import DEFAULT, codes, load
-from firmware.web.catalog_checks import check_entries
+from firmware.web.catalog_checks import check_entries, no_catalog
 
 MARKET_CARDS = 85
 BOX = {"game_end": 1, "militia": 6, "task": 22}
@@ -31,7 +31,7 @@ def progress(data: dict[str, Any], bindings: Mapping[str, str]) -> dict[str, Any
     cards = [c for c in raw if isinstance(c, dict)] if isinstance(raw, list) else []
     ids = [c["id"] for c in cards if isinstance(c.get("id"), str) and c["id"]]
     guilds = data.get("guilds") if isinstance(data.get("guilds"), dict) else None
-    problems, lacking = check_entries(data) if data else ([], ["no catalog yet"])
+    problems, lacking = check_entries(data) if data else ([], [no_catalog()])
     entered = len(set(ids))
     return {
         "name": data.get("name") if isinstance(data.get("name"), str) else None,

@@ -145,6 +145,6 @@ def write_card_id(scan_threads: list[Any], pad: str, uid: str, card: str) -> str
             try:
                 thread.scanner.between_polls(pad, write)
             except (TagError, ReaderFault) as err:
-                return f"the card id could not be written on the tag: {err}"
+                return said("card_id_not_written", error=str(err))  # the reader's own words
             return None
-    return f"the card id could not be written: no reader {pad} on this table"
+    return said("card_id_no_reader", pad=pad)

@@ -164,7 +164,8 @@ def from_csv(raw: bytes | str, label: str = "upload") -> dict[str, Any]:
     try:
         rows = read_rows(raw)
     except CsvProblem as err:
-        raise TransferRefused([f"{label} {err}"]) from None
+        problem = said("csv_problem", label=label, line=err.line, reason=err.reason)
+        raise TransferRefused([problem]) from None
     if not rows:
         raise TransferRefused([said("csv_empty", label=label)])
     header_line, header = rows[0]

@@ -22,7 +22,7 @@ from engine.resarcana import CARDS, name
 from firmware.enrollment import EnrollError, Enrollment, NeedsConfirmation
 from firmware.web import guard
 from firmware.web.live import LiveTable
-from firmware.web.sentences import said
+from firmware.web.sentences import from_error, said
 from firmware.web.taps import Taps
 
 RES_ARCANA = "res-arcana"  # the journal's catalog name for Res Arcana's bindings
@@ -98,5 +98,6 @@ class ResArcanaEnrollment:
             message = said("rebind_tag", uid=ask.uid, current=ask.current, wanted=ask.wanted)
             raise guard.Refused(409, message, rebind=ask.current) from None
         except EnrollError as err:
-            raise guard.Refused(400, str(err)) from None
+            raise guard.Refused(400, from_error(err)) from None
+        done["warnings"] = await guard.say_all(request, done["warnings"])
         return web.json_response({"bound": done})

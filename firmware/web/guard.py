@@ -31,8 +31,8 @@ from typing import Any
 from aiohttp import web
 
 from engine.arcana.problems import Problem
-from firmware.errors import FirmwareError
-from firmware.web.sentences import Sentence, in_language, said
+from firmware.errors import FirmwareError, Said
+from firmware.web.sentences import in_language, said
 
 MAX_BODY = 64 * 1024
 BODY_S = 10.0
@@ -52,6 +52,9 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Language = Callable[[web.Request], Awaitable[str | None]]
 # The language a refusal is answered in (the game shown: as GET /api/words picks it).
 LANGUAGE: web.AppKey[Language] = web.AppKey("language", object)
+# The same language asked without a request and without waiting (a plain read): what
+# firmware.web.site answers in before aiohttp has a request (too many connections, not HTTP).
+SPOKEN: web.AppKey[Callable[[], str | None]] = web.AppKey("spoken", object)
 Middleware = Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]
 
 
@@ -73,11 +76,13 @@ def application(
     max_body: int = MAX_BODY,
     middlewares: Iterable[Middleware] = (),
     language: Language | None = None,
+    spoken: Callable[[], str | None] | None = None,
 ) -> web.Application:
     """A web.Application whose every request passes the checks above (token: required on
     paths starting with `protected`); `middlewares` run after them, nearest the handler.
     Refusals made with `sentences.said` are answered in the language `language(request)`
-    names (none: English)."""
+    names (none: English); the site's own answers, before there is a request, in the one
+    `spoken()` names (none: English)."""
     app = web.Application(
         middlewares=[answer_refusals, checks(token, protected, body_s, max_body), *middlewares],
         client_max_size=max_body,
@@ -85,13 +90,15 @@ def application(
     app.on_response_prepare.append(_safe_headers)
     if language is not None:
         app[LANGUAGE] = language
+    if spoken is not None:
+        app[SPOKEN] = spoken
     return app
 
 
 async def say(request: web.Request, message: str) -> str:
     """`message` in the language of the request's page (a `said` sentence; else as it is).
     A table that cannot say its language now (stopped, busy) is answered in English."""
-    if not isinstance(message, Sentence | Problem):
+    if not isinstance(message, Said | Problem):
         return message
     return in_language(message, await language_of(request))
 
@@ -175,26 +182,21 @@ def checks(token: str | None, protected: str, body_s: float, max_body: int) -> M
 def _check_host(request: web.Request, trusted_by_token: bool) -> None:
     hosts = request.headers.getall("Host", [])
     if len(hosts) != 1:
-        raise Refused(400, "The request needs exactly one Host header")
+        raise Refused(400, said("host_header_count"))
     if trusted_by_token:
         return  # any of the machine's names: the token, not the name, proves who asks
     own = _own_address(request)
     name, port = _split_host(hosts[0])
     ports = (own[1], None) if own[1] == 80 else (own[1],)  # a browser leaves out :80
     if name not in (*OWN_NAMES, own[0]) or port not in ports:
-        raise Refused(
-            403,
-            f"This table answers only to http://{own[0]}:{own[1]}/ or "
-            f"http://localhost:{own[1]}/, not to {hosts[0]!r} (started with a token, it "
-            "answers to any name)",
-        )
+        raise Refused(403, said("unknown_host", address=own[0], port=own[1], host=repr(hosts[0])))
 
 
 def _own_address(request: web.Request) -> tuple[str, int]:
     """The address and port this connection came in on, as a Host header would name them."""
     sockname = request.transport.get_extra_info("sockname") if request.transport else None
     if not isinstance(sockname, tuple) or len(sockname) < 2:
-        raise Refused(400, "The connection closed before the request was read")
+        raise Refused(400, said("connection_closed"))
     address = ipaddress.ip_address(sockname[0].partition("%")[0])
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped  # IPv4 on a dual-stack socket (systemd's, docs/web.md)
@@ -217,11 +219,11 @@ def _check_origin(request: web.Request) -> None:
     own = f"{request.scheme}://{request.headers.get('Host', '').strip()}".lower()
     origin = request.headers.get("Origin")
     if origin is not None and origin.strip().lower() != own:
-        raise Refused(403, f"A page from {origin!r} may not use this table (only {own} may)")
+        raise Refused(403, said("foreign_origin", origin=repr(origin), own=own))
     site = request.headers.get("Sec-Fetch-Site", "same-origin")
     navigated = request.method == "GET" and request.headers.get("Sec-Fetch-Mode") == "navigate"
     if site in ("cross-site", "same-site") and not navigated:
-        raise Refused(403, "A page from another site may not use this table")
+        raise Refused(403, said("other_site"))
 
 
 # -- 3. Token -----------------------------------------------------------------------------------
@@ -243,12 +245,10 @@ def _check_token(request: web.Request, token: str) -> None:
 # -- 4. The body of a state-changing request ----------------------------------------------------
 def _check_content_type(request: web.Request) -> None:
     if request.headers.get("Content-Encoding", "identity").strip().lower() != "identity":
-        raise Refused(415, "The request body must not be compressed (no Content-Encoding)")
+        raise Refused(415, said("body_compressed"))
     charset = (request.charset or "utf-8").lower()
     if request.content_type != "application/json" or charset != "utf-8":
-        raise Refused(
-            415, "A request that changes something needs Content-Type: application/json (UTF-8)"
-        )
+        raise Refused(415, said("needs_json_type"))
 
 
 async def _read(request: web.Request, body_s: float, max_body: int) -> bytes:
@@ -257,11 +257,11 @@ async def _read(request: web.Request, body_s: float, max_body: int) -> bytes:
         async with asyncio.timeout(body_s):
             return await request.read()
     except web.HTTPRequestEntityTooLarge:
-        raise Refused(413, f"The request body is larger than {max_body} bytes") from None
+        raise Refused(413, said("body_too_large", most=max_body)) from None
     except TimeoutError:
-        raise Refused(408, f"The request body did not arrive within {body_s:g} s") from None
+        raise Refused(408, said("body_too_slow", seconds=f"{body_s:g}")) from None
     except web.RequestPayloadError as err:
-        raise Refused(400, f"The request body is malformed ({err})") from None
+        raise Refused(400, said("body_malformed", error=str(err))) from None
 
 
 def _parse(raw: bytes) -> Any:
@@ -271,31 +271,34 @@ def _parse(raw: bytes) -> Any:
     try:
         body = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError as err:
-        where = f"{err.reason} at byte {err.start}"
-        raise Refused(400, f"The request body is not UTF-8 ({where})") from None
-    except json.JSONDecodeError as err:
-        raise Refused(400, f"The request body is not valid JSON ({err})") from None
+        raise Refused(400, said("body_not_utf8", reason=err.reason, byte=err.start)) from None
+    except json.JSONDecodeError as err:  # the parser's own words, as they are
+        raise Refused(400, said("body_not_json", error=str(err))) from None
     except NotANumber as err:
-        raise Refused(400, f"The request body is not valid JSON ({err})") from None
+        raise Refused(400, said("body_not_number", name=err.name)) from None
     except ValueError:  # int() refuses to read so many digits (quadratic time)
         digits = sys.get_int_max_str_digits()
-        raise Refused(400, f"The request body has a number of more than {digits} digits") from None
+        raise Refused(400, said("body_long_number", digits=digits)) from None
     except RecursionError:
         body = _TOO_DEEP
     if body is _TOO_DEEP or _depth(body) > MAX_DEPTH:
-        raise Refused(400, f"The request body nests deeper than {MAX_DEPTH} levels")
+        raise Refused(400, said("body_too_deep", most=MAX_DEPTH))
     return body
 
 
 class NotANumber(FirmwareError, ValueError):
     """NaN, Infinity and -Infinity, which Python's json reads but JSON does not have."""
 
+    def __init__(self, name: str) -> None:
+        super().__init__(f"{name} is not a JSON number")
+        self.name = name
+
 
 _TOO_DEEP = object()
 
 
 def _no_constant(name: str) -> Any:
-    raise NotANumber(f"{name} is not a JSON number")
+    raise NotANumber(name)
 
 
 def _depth(value: Any) -> int:

@@ -31,7 +31,7 @@ from engine.records import RecordError, load, parse_header, parse_line, rules_fo
 from firmware.journal import GameEntry, Journal, JournalError, SetAside
 from firmware.journal_file import set_aside_files
 from firmware.language import code, codes, res_arcana_name, text, using
-from firmware.web.sentences import said
+from firmware.web.sentences import from_journal, said
 
 BUSY_S = 2.0  # the table writes in short transactions: a reader waits this long at most
 ABANDONED_KEPT = 256  # abandoned games whose replayed scores are kept (the oldest go first)
@@ -54,7 +54,7 @@ def _journal(state_dir: Path) -> Iterator[Journal]:
     try:
         journal = Journal.open(state_dir, read_only=True, busy_s=BUSY_S)
     except JournalError as err:
-        raise HistoryRefused(503, str(err)) from None
+        raise HistoryRefused(503, from_journal(err)) from None
     with journal:
         yield journal
 
@@ -103,7 +103,8 @@ def _entry(journal: Journal, entry: GameEntry) -> dict[str, Any]:
         if kept is not None:
             _ABANDONED.move_to_end(key)
             return {**out, **kept}
-    replayed, ok = _replayed(journal, entry, f"abandoned: {entry.result['abandoned']}")
+    abandoned = said("game_abandoned_because", reason=entry.result["abandoned"])
+    replayed, ok = _replayed(journal, entry, abandoned)
     if ok:  # a failed replay (a busy journal, say) is tried again next time
         with _KEEPING:
             _ABANDONED[key] = replayed
@@ -121,7 +122,8 @@ def _replayed(
         rules, state, _ = load(journal.record(entry.id))
     except (JournalError, RecordError) as err:
         names = _setup_names(journal, entry.id)
-        problem = f"game {entry.id} does not replay: {err}"
+        error = from_journal(err) if isinstance(err, JournalError) else str(err)
+        problem = said("game_does_not_replay", game=entry.id, error=error)
         return {"players": names, "scores": None, "winners": [], "round": None,
                 "problem": problem}, False  # fmt: skip
     return {**_scores(rules.result(state)), "winners": [], "problem": problem}, True

@@ -3,6 +3,7 @@
     add_routes(app, state_dir, owner)    # owner(request) raises unless the owner's phone asks
 
     GET /api/history                  (owner) the games, what was set aside, a problem sentence
+                                      (the journal's, in the page's language)
     GET /api/history/{game}/record    (owner) the game record, as `arcana-table export` writes it
     GET /api/history/{game}/rounds    (owner) a finished game round by round
 
@@ -20,7 +21,7 @@ from typing import Any
 from aiohttp import web
 
 from firmware.web import guard, history
-from firmware.web.sentences import said
+from firmware.web.sentences import in_language, said
 
 STATE_DIR: web.AppKey[Path] = web.AppKey("history_state_dir", Path)
 Owner = Callable[[web.Request], Any]
@@ -31,7 +32,14 @@ def add_routes(app: web.Application, state_dir: Path, owner: Owner) -> None:
 
     async def games(request: web.Request) -> web.Response:
         owner(request)
-        return web.json_response(await _read(history.listing, request.app[STATE_DIR]))
+        answer = await _read(history.listing, request.app[STATE_DIR])
+        code = await guard.language_of(request)  # the journal's problems in the page's
+        if answer["problem"]:
+            answer["problem"] = in_language(answer["problem"], code)
+        for game in answer["games"]:
+            if game.get("problem"):
+                game["problem"] = in_language(game["problem"], code)
+        return web.json_response(answer)
 
     async def record(request: web.Request) -> web.Response:
         owner(request)

@@ -170,9 +170,8 @@ class OwnerCatalog:
         try:
             warnings = await self.live.ask(load)
         except (EnrollError, TransferRefused) as err:
-            problems = err.problems if isinstance(err, TransferRefused) else str(err).splitlines()
-            return await _not_imported(request, problems, 422)
-        return web.json_response({"warnings": warnings})
+            return await _not_imported(request, err.problems, 422)  # each a line of its own
+        return web.json_response({"warnings": await guard.say_all(request, warnings)})
 
 
 def _game(game: Any) -> str:

@@ -11,7 +11,8 @@ that is itself a `Sentence` (or a list of sentences, joined with "; ") is put in
 too, and any other text (a card id, a file's name, a parser's words) is kept as it is. A plain
 `str` is answered unchanged, so a refusal not made with `said` stays English. A problem of
 `catalog check` (engine/arcana/problems.py's Problem, alone or as a param) is said from
-`[catalog_check]` by its code (`firmware.language.catalog_problem`).
+`[catalog_check]` by its code (`firmware.language.catalog_problem`). A journal error passed on
+(`from_journal`) is said by its code too.
 """
 
 from __future__ import annotations
@@ -19,29 +20,41 @@ from __future__ import annotations
 from typing import Any
 
 from engine.arcana.problems import Problem
+from firmware.errors import Said
 from firmware.language import DEFAULT, LanguageError, catalog_problem, load, using
 
 TABLE = "web_refusal"
 
 
-class Sentence(str):
-    """An English refusal that knows its catalog key and params (`said`)."""
-
-    key: str
-    params: dict[str, Any]
+class Sentence(Said):
+    """An English refusal that knows its catalog key and params (`said`): its English is the
+    catalog's. A `Said` made elsewhere (the journal's, the enrollment's) is said the same way."""
 
     def __new__(cls, key: str, params: dict[str, Any]) -> Sentence:
         english = _fill(load(DEFAULT).texts[f"{TABLE}.{key}"], params, DEFAULT)
-        made = super().__new__(cls, english)
-        made.key = key
-        made.params = params
-        return made
+        return super().__new__(cls, english, key, params)
 
 
 def said(key: str, **params: Any) -> Sentence:
     """The refusal `key` of `[web_refusal]` in English, with its params (no such key:
     KeyError)."""
     return Sentence(key, params)
+
+
+def from_error(err: BaseException) -> str:
+    """An error's sentence as a `Said` the pages can say again: the journal's by its `code`
+    and `params` (firmware/journal*.py: busy, damaged, a disk full, ...), the enrollment's
+    made as one (firmware/enrollment*.py); else its message as it is."""
+    message = err.args[0] if err.args else None
+    if isinstance(message, Said):
+        return message
+    code = getattr(err, "code", None)
+    if not code:
+        return str(err)
+    return Said(str(err), code, err.params)  # type: ignore[attr-defined]
+
+
+from_journal = from_error  # a JournalError passed on (the history, the builder)
 
 
 def in_language(message: str, code: str | None) -> str:
@@ -53,7 +66,7 @@ def in_language(message: str, code: str | None) -> str:
                 return catalog_problem(message)
         except LanguageError:
             return str(message)
-    if not isinstance(message, Sentence) or not code or code == DEFAULT:
+    if not isinstance(message, Said) or not code or code == DEFAULT:
         return str(message)
     try:
         template = load(code).texts[f"{TABLE}.{message.key}"]
@@ -67,7 +80,7 @@ def _fill(template: str, params: dict[str, Any], code: str) -> str:
 
 
 def _value(value: Any, code: str) -> Any:
-    if isinstance(value, Sentence | Problem):
+    if isinstance(value, Said | Problem):
         return in_language(value, code)
     if isinstance(value, list | tuple):
         return "; ".join(str(_value(item, code)) for item in value)

@@ -14,6 +14,8 @@
    at debug level: a client's garbage is not the server's trouble).
 3. At most `max_connections` at once; one more is answered 503 and closed at once, so idle
    sockets cannot pile up: each is gone after `idle_s` at the latest.
+The sentences of 2 and 3 are said in the language the application's `guard.SPOKEN` names
+(the table's, read without waiting: there is no request yet); none: English.
 4. Bodies are never decompressed (the guard refuses Content-Encoding: no zip bombs).
 Handlers still run one request at a time per connection, as aiohttp does.
 """
@@ -23,9 +25,13 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+from functools import cache
 
 from aiohttp import web
 from aiohttp.web_request import BaseRequest
+
+from firmware.web import guard
+from firmware.web.sentences import in_language, said
 
 IDLE_S = 10.0
 MAX_CONNECTIONS = 64
@@ -34,8 +40,11 @@ MAX_HEADERS = 64
 LINGER_S = 2.0  # after an early answer, how long the rest of a body is read (and dropped)
 
 
-def _busy_answer() -> bytes:
-    body = json.dumps({"error": "The table has too many connections open; try again"}).encode()
+@cache
+def busy_answer(code: str | None = None) -> bytes:
+    """The whole 503 answer to one connection too many, its sentence in language `code`."""
+    error = in_language(said("too_many_connections"), code)
+    body = json.dumps({"error": error}).encode()
     head = (
         "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
         f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
@@ -43,7 +52,7 @@ def _busy_answer() -> bytes:
     return head.encode() + body
 
 
-BUSY = _busy_answer()
+BUSY = busy_answer()  # in English
 
 
 class Site(web.BaseSite):
@@ -69,6 +78,16 @@ class Site(web.BaseSite):
         self.idle_s = idle_s
         self.max_connections = max_connections
         self.open = 0  # connections being served now
+
+    def language(self) -> str | None:
+        """The language of the site's own answers: the application's `guard.SPOKEN`, asked
+        now (no request yet, nothing waited for); none, or one that fails: English."""
+        app = getattr(self._runner, "app", None)
+        spoken = app.get(guard.SPOKEN) if isinstance(app, web.Application) else None
+        try:
+            return spoken() if spoken is not None else None
+        except Exception:
+            return None
 
     @property
     def name(self) -> str:
@@ -121,7 +140,7 @@ class _Connection(web.RequestHandler):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         if self._site.open >= self._site.max_connections:
             assert isinstance(transport, asyncio.Transport)
-            transport.write(BUSY)
+            transport.write(busy_answer(self._site.language()))
             transport.close()  # never handed to aiohttp: nothing of it to undo
             return
         self._site.open += 1
@@ -150,9 +169,8 @@ class _Connection(web.RequestHandler):
             return super().handle_error(request, status, exc, message)
         self.logger.debug("Bad request from %s: %s", request.remote, message)
         reason = (message or "").strip().partition("\n")[0].rstrip(":") or "malformed"
-        response = web.json_response(
-            {"error": f"The request is not valid HTTP ({reason})"}, status=status
-        )
+        error = in_language(said("not_http", reason=reason), self._site.language())
+        response = web.json_response({"error": error}, status=status)
         response.force_close()
         return response
 

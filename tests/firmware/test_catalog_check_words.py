@@ -57,7 +57,7 @@ def test_each_problem_is_said_in_the_language_with_its_values(tmp_path, language
         for value in problem.params.values():
             assert str(value) in shown, (code, value, shown)
     with using(language):  # a sentence without a code (a web page's own) is left as it is
-        assert catalog_problem("no catalog yet") == "no catalog yet"
+        assert catalog_problem("a page's own words") == "a page's own words"
 
 
 def test_german_says_the_problems_in_the_rulebooks_words():
@@ -114,6 +114,9 @@ def test_the_catalog_page_and_an_import_say_the_check_in_the_tables_language(tmp
     raw = base64.b64encode(to_toml(data).encode()).decode()
     with WebTable(tmp_path, language=language) as table:
         owner = table.pair_owner()
+        status, empty = owner.get("api/catalog/progress")  # no file yet: it lacks a catalog
+        none_yet = load(language).text(TABLE + "no_catalog")
+        assert status == 200 and empty["check"]["lacking"] == [none_yet] != ["no catalog yet"]
         status, done = owner.post("api/catalog/import", {"format": "toml", "data": raw})
         assert status == 200 and done["imported"]["lacking"] == [lacking_agent]
         status, seen = owner.get("api/catalog/progress")

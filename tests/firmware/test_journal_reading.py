@@ -287,7 +287,7 @@ READ_ONLY = "/state is read-only: the last action was not saved."
 )
 def test_each_sqlite_failure_is_the_sentence_for_it(sqlite_says, sentence):
     failure = sqlite3.OperationalError(sqlite_says)
-    assert write_failure(Path("/state/journal.sqlite3"), failure) == sentence
+    assert str(write_failure(Path("/state/journal.sqlite3"), failure)) == sentence
 
 
 # -- opening the file (firmware/journal_file.py) -------------------------------------------

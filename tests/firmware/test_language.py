@@ -238,6 +238,19 @@ def _server_sources() -> str:
     return "\n".join(p.read_text(encoding="utf-8") for f in folders for p in sorted(f.glob("*.py")))
 
 
+def _passed_on_sources() -> str:
+    """The modules whose sentences the servers pass on (`Said`, a JournalError's code)."""
+    from pathlib import Path
+
+    import firmware
+
+    names = ("journal.py", "journal_file.py", "journal_rows.py", "enrollment.py")
+    root = Path(firmware.__file__).parent
+    return "\n".join(
+        (root / name).read_text(encoding="utf-8") for name in (*names, "enrollment_csv.py")
+    )
+
+
 def _refusals(code: str) -> dict[str, str]:
     texts = load(code).texts
     return {
@@ -256,9 +269,13 @@ def test_every_web_refusal_is_in_every_language_with_the_same_placeholders(code)
 def test_every_refusal_the_servers_make_has_its_key_and_every_key_is_made():
     import re
 
-    source = _server_sources()
+    source, passed_on = _server_sources(), _passed_on_sources()
     made = set(re.findall(r"\bsaid\(\s*\"(\w+)\"", source))
     assert made and made - set(_refusals("en")) == set()
+    # Said(english, "key", ...) and JournalError(english, "key", ...): the key after the English
+    keyed = set(re.findall(r"\"((?:journal|enroll|csv)_\w+)\"", passed_on))
+    assert keyed and keyed - set(_refusals("en")) == set()
+    source += passed_on
     # a key chosen at run time is written as a string beside its call (history.py's rounds_)
     unused = {key for key in _refusals("en") if f'"{key}"' not in source}
     assert unused == set()

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.arcana.catalog import CatalogError, load_catalog, parse_catalog
 from firmware.web.catalog_checks import check_entries
+from firmware.web.catalog_progress import progress
 
 Change = Callable[[dict[str, Any]], object]
 
@@ -229,6 +230,7 @@ def every_problem(tmp_path: Path) -> Iterator[tuple[str, list[str], str]]:
         check_entries(many)[0],
         "guilds: 17 guilds, more than 16 (the box has 4)",
     )
+    yield "no_catalog", progress({}, {})["check"]["lacking"], "no catalog yet"
 
 
 # Where `card_problems` files a card's problem: (card number from 1, field; "" the card whole).

@@ -9,6 +9,7 @@ import base64
 import pytest
 from web_table import Phone, WebTable
 
+from engine.arcana.problems import problem
 from firmware.language import load
 from firmware.web.catalog_transfer import CSV_COLUMNS
 from firmware.web.pairing import Role
@@ -37,6 +38,8 @@ def test_a_sentence_is_english_and_keeps_what_it_needs_to_be_said_again():
     assert in_language(made, "de") == "Im Journal gibt es kein Spiel 7"
     assert in_language(made, "xx") == made  # no such catalog: English, not a failure
     assert in_language("plain words", "de") == "plain words"  # not made with said: as it is
+    checked = problem("card_missing", card="m_1", field="vp")  # a catalog check's problem
+    assert in_language(checked, "xx") == 'card "m_1": missing value for vp'  # no catalog
     inner = said("not_toml", label="upload", error="Expected '=' (line 1)")
     outer = said("nothing_imported", problems=[inner, "a checker's own sentence"])
     assert in_language(outer, "de") == (
