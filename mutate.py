@@ -109,6 +109,26 @@ TESTS = {
     "firmware/controllers": ("tests/firmware/arcana", "tests/firmware/resarcana"),
     "firmware/controllers/arcana": ("tests/firmware/arcana",),
     "firmware/controllers/resarcana": ("tests/firmware/resarcana",),
+    # One controller, its own tests: the whole games and the demo bots' tests would cost
+    # minutes per mutant; one whole game states what the shorter tests do not reach.
+    "firmware/controllers/arcana/controller.py": (
+        "tests/firmware/arcana/test_advanced.py",
+        "tests/firmware/arcana/test_failing_journal.py",
+        "tests/firmware/arcana/test_rounds.py",
+        "tests/firmware/arcana/test_screens.py",
+        "tests/firmware/arcana/test_seating.py",
+        "tests/firmware/arcana/test_turns.py",
+        "tests/firmware/arcana/test_line_separators.py",
+        "tests/firmware/arcana/test_location_taps.py",
+        "tests/firmware/arcana/test_the_end.py",
+        "tests/firmware/arcana/test_whole_games.py::test_the_bot_plays_a_whole_game_through_taps[3-advanced-6-actions1]",
+    ),
+    "firmware/controllers/resarcana/controller.py": (
+        "tests/firmware/resarcana/test_seating.py",
+        "tests/firmware/resarcana/test_turns.py",
+        "tests/firmware/resarcana/test_profile_seats.py",
+        "tests/firmware/resarcana/test_buttons_and_the_end.py",
+    ),
 }
 # Tests that cannot run inside mutmut's copy: this one starts a Python as user nobody whose
 # import of the trampolined journal fails inside mutmut ("No module named 'tomllib'" from

@@ -120,6 +120,7 @@ def test_undo_and_redo_say_what_they_took_back(tmp_path):
         assert same(top.screens()["status"], render(UndoScreen(said, "Redone")))
         assert top.journal.lines(game) == [line]
         assert top.companion.controller.state == after
+        assert top.journal.unfinished() == game  # a redone first move does not end the game
         top.press("undo")
         top.press("undo")  # only the setup is left
         assert same(top.screens()["status"], render(RefusalScreen("Nothing to undo")))
