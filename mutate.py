@@ -44,6 +44,7 @@ TESTS = {
         "tests/firmware/test_enroll_at_the_table.py",
         "tests/firmware/test_minimal_table.py::test_holding_select_walks_the_roles_in_order_and_round",
         "tests/firmware/test_minimal_table.py::test_a_refusal_shows_on_the_one_screen_whatever_the_role",
+        "tests/firmware/test_drawing.py::test_a_minimal_table_shows_a_notice_over_the_role_in_focus_then_that_role",
         # A game resumed in its language; undo and redo never name a face-down agent; the
         # pairing code asked for without the web app, or with a damaged pairing file.
         "tests/firmware/test_language.py::test_the_language_line_switches_the_choice_screens_and_the_game_keeps_its_language",
