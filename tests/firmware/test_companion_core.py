@@ -16,6 +16,7 @@ from firmware.screens import (
     render,
 )
 from firmware.tabletop import EmulatedTable, uid_for
+from hardware.display.screen import LONGEST_RETRY_S
 from hardware.nfc.tags import Ntag
 
 GAME_CHOICES = ("Arcana", "Res Arcana", "Enroll cards", "Language: English")
@@ -98,6 +99,18 @@ def test_a_display_that_disappears_is_reported_on_the_status_screen(top):
     assert same(top.screens()["status"], expected)
 
 
+def test_a_display_that_answers_again_loses_its_trouble_and_shows_its_screen(top):
+    top.table.unplug_display("stake-4")
+    top.tap("stake-4", Ntag("04deadbeef0002"))
+    trouble = render(RefusalScreen("Display stake-4 not answering"))
+    assert same(top.screens()["status"], trouble)
+    top.table.plug_display("stake-4")
+    top.wait(LONGEST_RETRY_S)  # re-opened at the first redraw after its back-off
+    assert Device("display", "stake-4") not in top.companion.troubles
+    assert not same(top.screens()["status"], trouble)
+    assert same(top.screens()["stake-4"], top.companion.frames()["stake-4"])
+
+
 def test_undo_and_redo_say_what_they_took_back(tmp_path):
     from firmware.controllers.resarcana import Bot
     from firmware.screens import UndoScreen
@@ -120,6 +133,7 @@ def test_undo_and_redo_say_what_they_took_back(tmp_path):
         assert same(top.screens()["status"], render(UndoScreen(said, "Redone")))
         assert top.journal.lines(game) == [line]
         assert top.companion.controller.state == after
+        assert top.journal.unfinished() == game  # a redone first move does not end the game
         top.press("undo")
         top.press("undo")  # only the setup is left
         assert same(top.screens()["status"], render(RefusalScreen("Nothing to undo")))
