@@ -15,6 +15,7 @@ from firmware.screens.general import message
 from firmware.screens.layout import (
     above,
     alert_block,
+    big_drop,
     by_ink,
     columns,
     fits_ink,
@@ -58,23 +59,28 @@ RTL_BOX = (4, 11)  # a Persian label's box: rows y - 4 to y + 11, its dots and t
 
 
 def _stake_tall_rtl(canvas: Canvas, screen: StakeScreen) -> None:
-    """128x64 Persian: the title drawn by its ink from row 0, the rule under it; the
-    guilds in rows of 16 (their boxes hold a Persian label's ink), four of them in two
-    columns of two."""
+    """128x64 Persian: the title drawn by its ink from row 0, the rule under it; up to
+    three guilds in rows of 16 (their boxes hold a Persian label's ink) right of the arcanum
+    and threshold, four as `_four_guilds_tall_rtl` draws them."""
     small = font("small")
-    title = [screen.card, screen.stake] if screen.stake else [screen.card]
-    inks = [small.ink_rows(t) for t in title]
+    label = ""
+    if screen.stake:
+        room = canvas.width - min(small.width(screen.card), canvas.width - 20) - 6
+        label = short_form(screen.stake, "small", room)
+    # by the ink of the label drawn: the short form's م ends lower than منطقه's
+    inks = [small.ink_rows(t) for t in (screen.card, label) if t]
     y = max(2, *(-top for top, _ in inks))
     rule = max(12, y + max(bottom for _, bottom in inks) + 1)
     name_width = canvas.width
     if screen.stake:
-        room = canvas.width - min(small.width(screen.card), canvas.width - 20) - 6
-        label = short_form(screen.stake, "small", room)
         label_width = min(small.width(label), room)
         name_width = canvas.width - label_width - 6
         canvas.text(name_width + 6, y, label, width=label_width)
     canvas.text(0, y, screen.card, width=name_width)
     canvas.hline(rule)
+    if len(screen.guilds) > 3:
+        _four_guilds_tall_rtl(canvas, screen, rule)
+        return
     canvas.icon(screen.arcanum.value, 9, rule + 2, scale=2)
     threshold = str(screen.threshold)
     digits_y = min(rule + 29, canvas.height - 1 - font("digits").ink_rows(threshold)[1])
@@ -89,15 +95,25 @@ def _stake_tall_rtl(canvas: Canvas, screen: StakeScreen) -> None:
             align="center",
         )
         return
-    guilds = screen.guilds[:4]
-    cells = 2 if len(guilds) > 3 else 1
-    rows = (len(guilds) + cells - 1) // cells
-    first = rule + 2 + (canvas.height - rule - 2 - 16 * rows) // 2
-    width = 80 // cells
-    for index, guild in enumerate(guilds):  # the first guild on the right
-        x = 48 + (cells - 1 - index % cells) * width
-        y = first + (index // cells) * 16 + RTL_BOX[0]
-        _guild_entry(canvas, x, y, width - 2, guild, "small", box=RTL_BOX, mirrored=True)
+    first = rule + 2 + (canvas.height - rule - 2 - 16 * len(screen.guilds)) // 2
+    for index, guild in enumerate(screen.guilds):
+        y = first + index * 16 + RTL_BOX[0]
+        _guild_entry(canvas, 48, y, 78, guild, "small", box=RTL_BOX, mirrored=True)
+
+
+def _four_guilds_tall_rtl(canvas: Canvas, screen: StakeScreen, rule: int) -> None:
+    """128x64 Persian, four guilds: the arcanum and the threshold (medium) on a line under
+    the rule, the guilds below in two rows of two cells as wide as half the panel. A guild
+    with face-down agents spends about 43 px on its figures ("+1", card back, "11"): beside
+    a left panel a 38 px cell would leave its label no room at all."""
+    first = min(rule + 16, canvas.height - 32)  # the guilds' rows of 16, a blank row above
+    number = str(screen.threshold)
+    canvas.icon(screen.arcanum.value, 0, (rule + first - 12) // 2)
+    canvas.text(15, by_ink(number, rule + 1, first - 2, "medium"), number, font="medium")
+    for index, guild in enumerate(screen.guilds[:4]):  # the first guild on the right
+        x = (1 - index % 2) * 65
+        y = first + (index // 2) * 16 + RTL_BOX[0]
+        _guild_entry(canvas, x, y, 63, guild, "small", box=RTL_BOX, mirrored=True)
 
 
 def _stake_short_rtl(canvas: Canvas, screen: StakeScreen) -> None:
@@ -273,10 +289,10 @@ def render_struggle(screen: StruggleScreen, size: Size = FULL) -> Image.Image:
             title_last = canvas.image.getbbox()[3] - 1  # type: ignore[index]
             labels_top = min(font("small").ink_rows(label)[0] for label, _, _ in entries)
             top = max(top, title_last + 2 - labels_top)
-        columns(canvas, entries, top=top, big=True)
+        bottom = columns(canvas, entries, top=top, big=True)
         needs = "" if titled else tr("struggle.needs", threshold=screen.threshold)
         line = screen.tie_break or needs
-        if line and top > 14:  # no rows left under the columns: the tie-break joins the bar
+        if line and bottom > 36:  # no rows left under the columns: the tie-break joins the bar
             tied = tr("struggle.tie_break_suffix", outcome=outcome)
             if screen.tie_break and font("small").width(tied) <= canvas.width - 2:
                 outcome = tied
@@ -364,9 +380,11 @@ def render_arcana_status(screen: ArcanaStatusScreen, size: Size = FULL) -> Image
 def _arcana_status_rtl(canvas: Canvas, screen: ArcanaStatusScreen, hands: list) -> None:
     """Persian, each text placed by its ink. 128x64: the round (right) and "in hand" (left)
     on the first rows, whose turn in the small font, the hands' columns, the prompt in rows
-    52-63. A prompt whose ink is taller than those 12 rows (the hamza of مأمور: 15 rows)
-    takes the turn line's rows instead: the hands move up under the round, the prompt has
-    rows 42-63 (whose turn it is stays marked by its inverted hand). 128x32: two bands of
+    52-63 (54-63 when a label's tail, the ق of قایق, moves the hands' boxes two rows down:
+    `layout.big_drop`). A prompt whose ink is taller than those rows (the hamza of مأمور:
+    15 rows) takes the turn line's rows instead: the hands move up under the round, the
+    prompt has the rows under their boxes (whose turn it is stays marked by its inverted
+    hand). 128x32: two bands of
     16 rows: the hands (whose turn it is inverted) over the prompt, or over whose turn it is
     when there is no prompt (the round is left out)."""
     last = canvas.height - 1
@@ -374,15 +392,16 @@ def _arcana_status_rtl(canvas: Canvas, screen: ArcanaStatusScreen, hands: list) 
         heading(canvas, 1, tr("status.round", round=screen.round))
         in_hand = tr("status.in_hand")
         canvas.text(0, max(1, -font("small").ink_rows(in_hand)[0]), in_hand)
-        tall_prompt = bool(screen.prompt) and not fits_ink(screen.prompt, 52, last)
+        drop = big_drop(hands)  # the boxes lower under a label's tail
+        tall_prompt = bool(screen.prompt) and not fits_ink(screen.prompt, 52 + drop, last)
         if screen.turn and not tall_prompt:
             turn = to_play(screen.turn, "small", canvas.width - 11) or ""
             canvas.icon("turn", 0, 13)
             canvas.text(11, by_ink(turn, 12, 24), turn, width=canvas.width - 11)
         top = 17 if tall_prompt else 28  # a label's dots up to 5 rows above its top
-        columns(canvas, hands, top=top, big=True)
+        bottom = columns(canvas, hands, top=top, big=True)
         if screen.prompt:
-            first = top + 25 if tall_prompt else 52  # a blank row under a hand's box
+            first = bottom + 3 if tall_prompt else 52 + drop  # blank rows under the boxes
             canvas.text(0, by_ink(screen.prompt, first, last), screen.prompt, align="center")
         return
     columns(canvas, hands, top=4, big=False, rtl_band=True)

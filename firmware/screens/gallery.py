@@ -232,6 +232,20 @@ PERSIAN_EXAMPLES: dict[str, m.Screen] = {
         ),
         stake="منطقه 2",
     ),
+    # four guilds with face-down agents: at 128x64 the arcanum and threshold on a line under
+    # the rule, the guilds in two rows of two half-width cells (each label in a short form)
+    "stake_four_guilds_fa": m.StakeScreen(
+        card="جاسوس کوکی",
+        arcanum=A.MILITARY,
+        threshold=9,
+        guilds=(
+            m.GuildAtStake("تیغه\u200cها", 9, hidden=1, controls=True),
+            m.GuildAtStake("قایقرانان", 8, hidden=2),
+            m.GuildAtStake("دزدان", 6),
+            m.GuildAtStake("رباخواران", 10, hidden=1),
+        ),
+        stake="منطقه 2",
+    ),
     "struggle_fa": m.StruggleScreen(
         card="برج بندر",
         arcanum=A.MILITARY,

@@ -52,24 +52,37 @@ def fits_ink(text: str, first: int, last: int, face: str = "small") -> bool:
     return bottom - top <= last - first
 
 
+def big_drop(entries: Sequence[tuple[str, int, bool]]) -> int:
+    """How many rows lower than top + 9 the big columns' boxes start: a Persian label's tail
+    (the ق of قایق reaches row top + 9) keeps a blank row above the box under it, in its
+    colour; 0 for labels that end higher (Latin descenders end at top + 8, touching it)."""
+    if not any(is_rtl(label) for label, _, _ in entries):
+        return 0
+    last = max(font("small").ink_rows(label)[1] for label, _, _ in entries)
+    return max(0, last + 2 - 9)
+
+
 def columns(
     canvas: Canvas,
     entries: Sequence[tuple[str, int, bool]],
     top: int,
     big: bool,
     rtl_band: bool = False,
-) -> None:
-    """One column per (label, number, highlighted) entry, side by side over the full width.
+) -> int:
+    """One column per (label, number, highlighted) entry, side by side over the full width;
+    returns the last row the columns take (big: a highlighted number's box).
 
     big: label above a medium-size number (on 128x64); else "label number" in one small line
-    ("number label" for a right-to-left label). Highlighted numbers are drawn inverted.
+    ("number label" for a right-to-left label). Highlighted numbers are drawn inverted, big
+    ones in a box from top + 9 (lower under a Persian label's tail: `big_drop`).
     rtl_band: a mirrored small line's box takes rows top - 4 to top + 11, a Persian label's
     dots and tails inside (the 128x32 two-band layouts pass top=4: rows 0-15).
     """
     if not entries:
-        return
+        return top
     count = len(entries)
     mirrored = any(is_rtl(label) for label, _, _ in entries)  # the first column on the right
+    drop = big_drop(entries) if big else 0
     for index, (label, number, highlighted) in enumerate(entries):
         at = count - 1 - index if mirrored else index
         # the whole width shared out: three columns of 128 px are 42, 43 and 43 wide
@@ -78,10 +91,10 @@ def columns(
         if big:
             canvas.text(x + 1, top, label, width=width - 2, align="center")
             if highlighted:
-                canvas.box(x + 2, top + 9, x + width - 3, top + 22)
+                canvas.box(x + 2, top + 9 + drop, x + width - 3, top + 22 + drop)
             canvas.text(
                 x + 1,
-                top + 11,
+                top + 11 + drop,
                 str(number),
                 font="medium",
                 width=width - 2,
@@ -105,6 +118,7 @@ def columns(
             else:
                 canvas.text(x + width - 2 - number_width, top, str(number), fill=fill)
                 canvas.text(x + 1, top, label, width=width - number_width - 4, fill=fill)
+    return top + 22 + drop if big else top + (11 if mirrored and rtl_band else 8)
 
 
 RTL_SHORT_BAR = 16  # 128x32: a Persian result bar's first row (its ink up to 15 rows)

@@ -68,14 +68,19 @@ def render_seat(screen: SeatScreen, size: Size = FULL) -> Image.Image:
         vp = str(screen.vp)
         vp_x = canvas.width - font("digits").width(vp)
         canvas.text(vp_x, 0, vp, font="digits")
-        canvas.text(vp_x - 17, 15, tr("score.vp"), width=17)
+        label_x = vp_x - 17
+        boxed = canvas.tall and not (is_rtl(screen.name) or is_rtl(status))
+        if boxed and screen.your_turn and not screen.passed:
+            # a long status's box ("Du bist dran") ends a blank column left of "SP"
+            label_x = max(label_x, font("small").width(status) + 4)
+        canvas.text(label_x, 15, tr("score.vp"), width=vp_x - label_x)
         if is_rtl(screen.name) or is_rtl(status):  # Persian: names and status by their ink
             _seat_tall_rtl(canvas, screen, status, vp_x)
             essence_row(canvas, screen.essences, top=33)
             return canvas.image
         canvas.text(0, 2, screen.name, font="medium", width=vp_x - 20)
         if screen.your_turn and not screen.passed:
-            width = font("small").width(status) + 4
+            width = min(font("small").width(status) + 4, label_x - 1)
             canvas.box(0, 17, width - 1, 27)
             canvas.text(2, 19, status, fill=PAPER)
         else:

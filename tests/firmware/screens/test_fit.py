@@ -83,31 +83,41 @@ def cuts(screen: Screen, size) -> list[str]:
 def cut_marks(screen: Screen, size) -> list[Mark]:
     """The marks of the texts of the screen drawn at this size that did not fit whole."""
     made: list[Canvas] = []
-    original = Canvas.__init__
+    vanished: list[Mark] = []  # texts given a box too narrow for even an ellipsis: no mark
+    original, original_text = Canvas.__init__, Canvas.text
 
     def keep(self, canvas_size):
         original(self, canvas_size)
         made.append(self)
 
+    def text(self, x, y, text, *args, **kwargs):
+        marks = len(self.marks)
+        right = original_text(self, x, y, text, *args, **kwargs)
+        if text.strip() and len(self.marks) == marks:
+            vanished.append(Mark(text, "", x, y, x, y))
+        return right
+
     Canvas.__init__ = keep  # type: ignore[method-assign]
+    Canvas.text = text  # type: ignore[method-assign]
     try:
         RENDERERS[type(screen)](screen, size)
     finally:
         Canvas.__init__ = original  # type: ignore[method-assign]
+        Canvas.text = original_text  # type: ignore[method-assign]
     return [
         mark
         for canvas in made
         for mark in canvas.marks
         if not mark.text.startswith("icon:")
         and (not is_short_form(mark.text, mark.shown) or mark.shown.endswith(ELLIPSIS))
-    ]
+    ] + vanished
 
 
 MARGIN = 32  # rows and columns around the panel where a glyph's ink may have been pasted
 
 
 def drawn(screen: Screen, size) -> tuple[Image.Image, list[tuple]]:
-    """The screen's image and what was drawn on it, in order: ("box", rows, columns, None)
+    """The screen's image and what was drawn on it, in order: ("box", rows, columns, fill)
     for each filled box, ("text", face, text, fill, before, alone) for each text pasted, where
     `before` is the panel just before it and `alone` the text's ink pasted alone on a blank
     image MARGIN pixels larger on every side (so ink off the panel is known too)."""
@@ -127,7 +137,7 @@ def drawn(screen: Screen, size) -> tuple[Image.Image, list[tuple]]:
         return original_draw(self, image, x, y, text, fill)
 
     def box(self, x0, y0, x1, y1, fill=1):
-        events.append(("box", range(y0, y1 + 1), range(x0, x1 + 1), None))
+        events.append(("box", range(y0, y1 + 1), range(x0, x1 + 1), fill))
         return original_box(self, x0, y0, x1, y1, fill)
 
     Canvas.__init__ = keep  # type: ignore[method-assign]
@@ -156,15 +166,26 @@ def ink_of(alone: Image.Image) -> list[tuple[int, int]]:
 def ink_faults(screen: Screen, size) -> list[str]:
     """Every text of the screen whose ink is not all seen: ink off the panel (a tail below
     its last row, dots above its first), ink on its own colour (an inverted text's descender
-    below its box, a text run into a box or into another text's ink) or drawn over later."""
+    below its box, a text run into a box or into another text's ink), drawn over later, or
+    under a box filled later in its own colour (a Persian label's tail in the box below it)."""
     final, events = drawn(screen, size)
     width, height = size
     seen = final.load()
     faults = []
-    for _, face, text, fill, before, alone in (e for e in events if e[0] == "text"):
+    for index, event in enumerate(events):
+        if event[0] != "text":
+            continue
+        _, face, text, fill, before, alone = event
         under = before.load()
         rows: dict[str, set[int]] = {"off the panel": set(), "on its own colour": set()}
-        rows["drawn over"] = set()
+        rows["drawn over"], rows["under a box drawn later"] = set(), set()
+        # a box filled later in the text's colour (one drawn in the other colour is seen
+        # as "drawn over"): the ink inside it cannot be told from the box
+        later = [
+            (ys, xs)
+            for kind, ys, xs, box_fill, *_ in events[index:]
+            if kind == "box" and bool(box_fill) == bool(fill)
+        ]
         for x, y in ink_of(alone):
             if not (0 <= x < width and 0 <= y < height):
                 rows["off the panel"].add(y)
@@ -172,6 +193,8 @@ def ink_faults(screen: Screen, size) -> list[str]:
                 rows["on its own colour"].add(y)
             elif bool(seen[x, y]) != bool(fill):
                 rows["drawn over"].add(y)
+            elif any(y in ys and x in xs for ys, xs in later):
+                rows["under a box drawn later"].add(y)
         faults += [
             f"{face} {text!r}{' inverted' if not fill else ''}: ink rows {sorted(ys)} {what}"
             for what, ys in rows.items()
@@ -223,6 +246,68 @@ def assert_nothing_cut(shown) -> None:
             for cut in [*cuts(screen, size), *faults]:
                 problems.append(f"{role} {size[0]}x{size[1]} {type(screen).__name__}: {cut}")
     assert not problems, "\n".join(sorted(set(problems)))
+
+
+def guilds_of(code: str) -> list[str]:
+    """The sample catalog's guilds by their names in the language."""
+    with using(code):
+        return [
+            local_name(guild.get("name", gid), guild.get("names"))
+            for gid, guild in catalog_objects()[0]["guilds"].items()
+        ]
+
+
+@pytest.mark.parametrize("code", codes())
+def test_a_stake_of_four_guilds_with_face_down_agents_shows_every_guild(code):
+    """Four guilds, each with face-down agents, the first in control: every guild's label is
+    drawn (whole or in a short form) at both heights. At 128x64 with two-digit strengths;
+    at 128x32 (cells of 56 px beside the arcanum) a Persian guild in control keeps its
+    shortest form beside one-digit strengths."""
+    from firmware.screens import Arcanum, GuildAtStake, StakeScreen
+
+    labels = guilds_of(code)[:4]
+    shown = []
+    for size, strength in zip(SIZES, (11, 9), strict=True):
+        guilds = tuple(
+            GuildAtStake(label, strength=strength, hidden=1, controls=index == 0)
+            for index, label in enumerate(labels)
+        )
+        screen = StakeScreen(LONGEST_CARD, Arcanum.MILITARY, 9, guilds)
+        with using(code):
+            shown += [f"{size} {cut}" for cut in cuts(screen, size)]
+            if ink_checked(screen):
+                shown += [f"{size} {fault}" for fault in ink_faults(screen, size)]
+    assert not shown, "\n".join(shown)
+    assert len(set(labels)) == 4
+
+
+def test_a_text_left_out_or_run_into_a_later_box_is_found():
+    """The checks above find a label whose box is too narrow for even an ellipsis (it is
+    drawn as nothing) and a Persian tail reaching into a box drawn under it in its colour."""
+    from firmware.screens import RENDERERS as renderers
+    from firmware.screens import SavedScreen
+
+    def narrow(screen, size):
+        canvas = Canvas(size)
+        canvas.text(0, 2, "Ferrymen", width=2)
+        return canvas.image
+
+    def tail_in_box(screen, size):
+        canvas = Canvas(size)
+        canvas.text(10, 20, "قایق")
+        canvas.box(0, 29, 60, 40)
+        return canvas.image
+
+    saved = renderers[SavedScreen]
+    try:
+        renderers[SavedScreen] = narrow
+        assert cuts(SavedScreen(), (128, 64)) == ["'Ferrymen' shown as ''"]
+        renderers[SavedScreen] = tail_in_box
+        with using("fa"):
+            (fault,) = ink_faults(SavedScreen(), (128, 64))
+    finally:
+        renderers[SavedScreen] = saved
+    assert fault == "small 'قایق': ink rows [29] under a box drawn later"
 
 
 def test_the_longest_names_are_the_ones_checked():
