@@ -43,6 +43,9 @@ class Line:
         self.watcher: Callable[[int], None] | None = None  # a chip input on it (RSTPDN)
         self.changes: list[tuple[float, int]] = []  # (time, physical level) after each change
         self.looks = [0, 0]  # values read by the host while the wire was low, high
+        # A chip's output that rose (a frame read, nothing to send until the next is ready)
+        # and has not been looked at since: the host's first look reads it high (below).
+        self.rise_unseen = False
 
     def level(self) -> int:
         """The physical level on the wire."""
@@ -198,6 +201,14 @@ class Gpio:
         for index, line in enumerate(request.lines):
             if mask >> index & 1:
                 level = line.level()  # once: a chip's output may change between two reads
+                if line.rise_unseen:
+                    # On a Pi the host's first look after a frame read comes microseconds
+                    # later, well inside the chip's busy time (a field guard alone is 5.1 ms);
+                    # a loaded test machine can pass that whole time between two IPC round
+                    # trips. The first look after a rise sees the chip busy, as on the Pi:
+                    # the frame is only ever read later, never earlier.
+                    level = 1
+                    line.rise_unseen = False
                 line.looks[level] += 1
                 bits |= (level ^ bool(line.flags & F_ACTIVE_LOW)) << index
         return bits
@@ -214,6 +225,7 @@ class Gpio:
         carries its level, and each change of it is a change of the line (edge events)."""
         line = self.header_line(gpio)
         line.source = lambda: int(irq.value)
+        line.rise_unseen = bool(irq.value)  # high from the start: as if it had just risen
         # The level is the one the chip just took: reading the line again here could see the
         # next change already (a pulse between two ready frames) and lose this one.
         irq.on_change = lambda level: self._changed(line, int(not level), int(level))
@@ -224,6 +236,8 @@ class Gpio:
         if now == before:
             return
         line.changes.append((time.monotonic() - self.start, now))
+        if now and line.source is not None:
+            line.rise_unseen = True  # even if it falls again before the host looks
         if line.watcher is not None:
             line.watcher(now)
         request = line.request

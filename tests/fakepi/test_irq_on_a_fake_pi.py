@@ -47,9 +47,10 @@ def test_every_reader_waits_for_its_chip_and_reads_nothing_early(selftest_on, bo
         # let it rise again: the line is high now, with nothing to send.
         assert irq["falls"] == irq["rises"] == traffic["frames_read"], (reader.role, irq)
         assert irq["level"] == 1
-        # The host looked while the chip was busy (the field guard alone is 5.1 ms a poll)
-        # and saw the line low before reading each frame.
-        assert irq["looks_high"] > 0, (reader.role, irq)
+        # Before each frame the host looked while the chip was busy (the field guard alone
+        # is 5.1 ms a poll; the fake Pi shows the first look after a rise high, however late
+        # a loaded machine lets it come) and saw the line low before reading it.
+        assert irq["looks_high"] >= traffic["frames_read"], (reader.role, irq)
         assert irq["looks_low"] >= traffic["frames_read"], (reader.role, irq)
 
 

@@ -33,10 +33,11 @@ run on real time (`chip.clock = time`), so each is busy for its modelled time (`
 ACK, field guard, activation) before a frame is ready, and its P70_IRQ output drives the
 header line the wiring names: high while it is busy or has nothing to send, low while a
 frame waits, with edge events; an `IrqTicker` thread makes the fall happen when the frame
-becomes ready even if nobody looks. A UART chip answers at once (HSU has no IRQ). OLED
-bytes are recorded for the test to decode with `hardware.display.chip.OledChip`. The lines
-live in fake_gpio.py, the bus devices in fake_buses.py, the ioctl handlers in
-fake_ioctls.py.
+becomes ready even if nobody looks; the host's first look after the line rose reads it
+high (busy), as it does on a Pi, however late a loaded test machine lets it look. A UART
+chip answers at once (HSU has no IRQ). OLED bytes are recorded for the test to decode with
+`hardware.display.chip.OledChip`. The lines live in fake_gpio.py, the bus devices in
+fake_buses.py, the ioctl handlers in fake_ioctls.py.
 """
 
 from __future__ import annotations
