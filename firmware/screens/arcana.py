@@ -20,6 +20,7 @@ from firmware.screens.layout import (
     columns,
     fits_ink,
     heading,
+    on_panel,
     result_bar,
     title_row,
     to_play,
@@ -98,7 +99,7 @@ def _stake_tall_rtl(canvas: Canvas, screen: StakeScreen) -> None:
     first = rule + 2 + (canvas.height - rule - 2 - 16 * len(screen.guilds)) // 2
     for index, guild in enumerate(screen.guilds):
         y = first + index * 16 + RTL_BOX[0]
-        _guild_entry(canvas, 48, y, 78, guild, "small", box=RTL_BOX, mirrored=True)
+        _guild_entry_mirrored(canvas, 48, y, 78, guild, RTL_BOX)
 
 
 def _four_guilds_tall_rtl(canvas: Canvas, screen: StakeScreen, rule: int) -> None:
@@ -113,7 +114,7 @@ def _four_guilds_tall_rtl(canvas: Canvas, screen: StakeScreen, rule: int) -> Non
     for index, guild in enumerate(screen.guilds[:4]):  # the first guild on the right
         x = (1 - index % 2) * 65
         y = first + (index // 2) * 16 + RTL_BOX[0]
-        _guild_entry(canvas, x, y, 63, guild, "small", box=RTL_BOX, mirrored=True)
+        _guild_entry_mirrored(canvas, x, y, 63, guild, RTL_BOX)
 
 
 def _stake_short_rtl(canvas: Canvas, screen: StakeScreen) -> None:
@@ -138,7 +139,7 @@ def _stake_short_rtl(canvas: Canvas, screen: StakeScreen) -> None:
     for index, guild in enumerate(guilds):  # the first guild on the right
         x = 14 + (1 - index % 2) * 58
         y = bands[index // 2] + RTL_BOX[0]
-        _guild_entry(canvas, x, y, 56, guild, "small", box=RTL_BOX, mirrored=True)
+        _guild_entry_mirrored(canvas, x, y, 56, guild, RTL_BOX)
     if not guilds:
         text = tr("stake.no_agents")
         canvas.text(14, by_ink(text, 16, 31), text, width=canvas.width - 14, align="center")
@@ -198,15 +199,10 @@ def _guild_entry(
     guild: GuildAtStake,
     number_font: str,
     box: tuple[int, int] = (2, 8),
-    mirrored: bool = False,
 ) -> None:
     """Label on the left (inverted when the guild controls the stake: its mark); on the
-    right the strength, then "+N" and a card back if hidden. Mirrored (Persian): the label
-    on the right, then leftwards the strength, "+N" and the card back.
+    right the strength, then "+N" and a card back if hidden (Persian: `_guild_entry_mirrored`).
     """
-    if mirrored:
-        _guild_entry_mirrored(canvas, x, y, width, guild, box)
-        return
     small = font("small")
     right = x + width
     # the small font's capitals are 7 px tall, the medium's 10: align their baselines
@@ -391,7 +387,7 @@ def _arcana_status_rtl(canvas: Canvas, screen: ArcanaStatusScreen, hands: list) 
     if canvas.tall:
         heading(canvas, 1, tr("status.round", round=screen.round))
         in_hand = tr("status.in_hand")
-        canvas.text(0, max(1, -font("small").ink_rows(in_hand)[0]), in_hand)
+        canvas.text(0, on_panel(in_hand, 1), in_hand)
         drop = big_drop(hands)  # the boxes lower under a label's tail
         tall_prompt = bool(screen.prompt) and not fits_ink(screen.prompt, 52 + drop, last)
         if screen.turn and not tall_prompt:

@@ -21,7 +21,7 @@ def title_row(canvas: Canvas, icon: str, number: str, text: str) -> bool:
     if shown:
         x = canvas.text(x, 1, number, font="medium", width=30) + 4
     # a Persian text's dots may reach 3 rows above its capitals: it is drawn lower then
-    canvas.text(x, max(2, -font("small").ink_rows(text)[0]) if is_rtl(text) else 2, text)
+    canvas.text(x, on_panel(text, 2) if is_rtl(text) else 2, text)
     return shown
 
 
@@ -31,12 +31,18 @@ def above(text: str, y: int, last: int, face: str = "small") -> int:
     return min(y, last - font(face).ink_rows(text)[1])
 
 
+def on_panel(text: str, y: int, face: str = "small") -> int:
+    """y, or as many rows lower as keep the text's first ink row (a Persian letter's dots, up
+    to 3 rows above its capitals) on row 0 at least: `above`'s twin at the top edge."""
+    return max(y, -font(face).ink_rows(text)[0])
+
+
 def heading(canvas: Canvas, y: int, text: str, face: str = "small") -> int:
     """A line of text across the whole width without a box: from the left edge, or (right to
     left, Persian) against the right edge, where its reading starts. A Persian line is drawn
     lower when its dots reach above row 0 (its ink then starts on the first row)."""
     if is_rtl(text):
-        y = max(y, -font(face).ink_rows(text)[0])
+        y = on_panel(text, y, face)
     return canvas.text(0, y, text, font=face, width=canvas.width)
 
 

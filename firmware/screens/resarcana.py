@@ -17,6 +17,7 @@ from firmware.screens.layout import (
     columns,
     fits_ink,
     heading,
+    on_panel,
     result_bar,
     to_play,
 )
@@ -265,7 +266,7 @@ def render_production(screen: ProductionScreen, size: Size = FULL) -> Image.Imag
     title = tr("res.production", round=screen.round)
     if canvas.tall and is_rtl(title):  # Persian: the name's ink a row under the title's
         heading(canvas, 1, title)
-        title_bottom = max(1, -font("small").ink_rows(title)[0]) + font("small").ink_rows(title)[1]
+        title_bottom = on_panel(title, 1) + font("small").ink_rows(title)[1]
         name_top = font("medium").ink_rows(screen.name)[0]
         heading(canvas, max(14, title_bottom + 2 - name_top), screen.name, "medium")
         essence_row(canvas, screen.gained, top=33, show=gained)
