@@ -31,7 +31,7 @@ from engine.records import RecordError, load, parse_header, parse_line, rules_fo
 from firmware.journal import GameEntry, Journal, JournalError, SetAside
 from firmware.journal_file import set_aside_files
 from firmware.language import code, codes, res_arcana_name, text, using
-from firmware.web.sentences import from_journal, said
+from firmware.web.sentences import from_error, said
 
 BUSY_S = 2.0  # the table writes in short transactions: a reader waits this long at most
 ABANDONED_KEPT = 256  # abandoned games whose replayed scores are kept (the oldest go first)
@@ -54,7 +54,7 @@ def _journal(state_dir: Path) -> Iterator[Journal]:
     try:
         journal = Journal.open(state_dir, read_only=True, busy_s=BUSY_S)
     except JournalError as err:
-        raise HistoryRefused(503, from_journal(err)) from None
+        raise HistoryRefused(503, from_error(err)) from None
     with journal:
         yield journal
 
@@ -122,7 +122,7 @@ def _replayed(
         rules, state, _ = load(journal.record(entry.id))
     except (JournalError, RecordError) as err:
         names = _setup_names(journal, entry.id)
-        error = from_journal(err) if isinstance(err, JournalError) else str(err)
+        error = from_error(err) if isinstance(err, JournalError) else str(err)
         problem = said("game_does_not_replay", game=entry.id, error=error)
         return {"players": names, "scores": None, "winners": [], "round": None,
                 "problem": problem}, False  # fmt: skip

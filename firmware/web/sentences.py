@@ -12,7 +12,7 @@ too, and any other text (a card id, a file's name, a parser's words) is kept as 
 `str` is answered unchanged, so a refusal not made with `said` stays English. A problem of
 `catalog check` (engine/arcana/problems.py's Problem, alone or as a param) is said from
 `[catalog_check]` by its code (`firmware.language.catalog_problem`). A journal error passed on
-(`from_journal`) is said by its code too.
+(`from_error`) is said by its code too.
 """
 
 from __future__ import annotations
@@ -52,9 +52,6 @@ def from_error(err: BaseException) -> str:
     if not code:
         return str(err)
     return Said(str(err), code, err.params)  # type: ignore[attr-defined]
-
-
-from_journal = from_error  # a JournalError passed on (the history, the builder)
 
 
 def in_language(message: str, code: str | None) -> str:

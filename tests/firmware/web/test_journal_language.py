@@ -21,7 +21,7 @@ from firmware.journal_file import explain
 from firmware.language import load
 from firmware.web import guard, history_routes
 from firmware.web.running import Running
-from firmware.web.sentences import from_journal, in_language
+from firmware.web.sentences import from_error, in_language
 
 STATE = Path("/state/journal.sqlite3")
 
@@ -74,8 +74,8 @@ def test_each_journal_error_has_a_code_whose_english_is_its_message_word_for_wor
     for err in errors:
         assert err.code is not None, err
         assert load("en").text(f"web_refusal.{err.code}", **err.params) == str(err)  # its values
-        assert from_journal(err) == str(err)
-        assert in_language(from_journal(err), "en") == str(err)
+        assert from_error(err) == str(err)
+        assert in_language(from_error(err), "en") == str(err)
     keys = {k for k in load("en").texts if k.startswith("web_refusal.journal_")}
     assert {f"web_refusal.{err.code}" for err in errors} == keys  # every key is said
 
@@ -84,7 +84,7 @@ def test_each_journal_error_has_a_code_whose_english_is_its_message_word_for_wor
 def test_each_journal_error_is_said_in_the_pages_language_with_its_values(tmp_path, code):
     language = load(code)
     for err in every_error(tmp_path):
-        shown = in_language(from_journal(err), code)
+        shown = in_language(from_error(err), code)
         assert shown == language.text(f"web_refusal.{err.code}", **err.params)
         assert shown != str(err)
         for value in err.params.values():  # paths, SQLite's own words: as they are
@@ -93,10 +93,10 @@ def test_each_journal_error_is_said_in_the_pages_language_with_its_values(tmp_pa
 
 def test_an_error_without_a_code_is_passed_on_as_it_is():
     plain = JournalError("a sentence of its own")
-    assert from_journal(plain) == "a sentence of its own"
-    assert in_language(from_journal(plain), "de") == "a sentence of its own"
-    assert from_journal(ValueError("no code at all")) == "no code at all"
-    assert from_journal(ValueError()) == ""
+    assert from_error(plain) == "a sentence of its own"
+    assert in_language(from_error(plain), "de") == "a sentence of its own"
+    assert from_error(ValueError("no code at all")) == "no code at all"
+    assert from_error(ValueError()) == ""
 
 
 def history_of(state_dir: Path, code: str, paths: list[str]) -> list[tuple[int, dict]]:
