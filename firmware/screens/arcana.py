@@ -12,6 +12,7 @@ from firmware.language import current
 from firmware.language import text as tr
 from firmware.screens.canvas import PAPER, Canvas, font
 from firmware.screens.general import message
+from firmware.screens.icons import icon
 from firmware.screens.layout import (
     above,
     alert_block,
@@ -121,7 +122,8 @@ def _stake_short_rtl(canvas: Canvas, screen: StakeScreen) -> None:
     """128x32 Persian: bands of 16 rows (a Persian label's ink is up to 14). Up to two
     guilds: the threshold and card in the first band, the guilds in the second; three or
     four: the arcanum and threshold in a left column, the guilds in two bands of two (the
-    card's name was on the screen when it was tapped)."""
+    card's name was on the screen when it was tapped), in cells of 56 px unless one needs
+    more (`_cells_rtl`)."""
     guilds = screen.guilds[:4]
     number = str(screen.threshold)
     bands = [16]
@@ -136,10 +138,13 @@ def _stake_short_rtl(canvas: Canvas, screen: StakeScreen) -> None:
         canvas.icon(screen.arcanum.value, 0, 1)
         canvas.text(0, by_ink(number, 16, 31), number, width=12, align="center")
         bands = [0, 16]
-    for index, guild in enumerate(guilds):  # the first guild on the right
-        x = 14 + (1 - index % 2) * 58
-        y = bands[index // 2] + RTL_BOX[0]
-        _guild_entry_mirrored(canvas, x, y, 56, guild, RTL_BOX)
+    for band, pair in enumerate((guilds[:2], guilds[2:4])[: len(bands)]):
+        y = bands[band] + RTL_BOX[0]
+        right = canvas.width
+        widths, counted = _cells_rtl(pair)
+        for guild, width in zip(pair, widths, strict=True):  # the first on the right
+            _guild_entry_mirrored(canvas, right - width, y, width, guild, RTL_BOX, counted)
+            right -= width + 2
     if not guilds:
         text = tr("stake.no_agents")
         canvas.text(14, by_ink(text, 16, 31), text, width=canvas.width - 14, align="center")
@@ -227,19 +232,81 @@ def _guild_entry(
     canvas.text(x + 1, y, label, width=used, fill=PAPER)
 
 
+CELLS_RTL = 112  # two guilds' cells at 128x32, right of the arcanum, a 2 px gap between
+
+
+def _cells_rtl(pair: tuple[GuildAtStake, ...]) -> tuple[list[int], bool]:
+    """The widths of a band's cells at 128x32 (Persian), the first guild's first, and
+    whether they show the face-down agents' count. 56 px each, but a guild whose figures and
+    shortest label need more (in control, with face-down agents and a two-digit strength:
+    "+1", card back, "11" and a boxed label take 57) takes it from the other's spare room; a
+    guild alone in its band may take the band. Where the two need more than the band (two
+    strengths such as ۳۸ in Persian digits), the band's card backs stand without "+N": they
+    say a guild has face-down agents, and the cards lie on the table to be counted."""
+    for counted in (True, False):
+        needs = [_entry_needs_mirrored(guild, counted) for guild in pair]
+        if sum(needs) <= CELLS_RTL or len(needs) == 1:
+            break
+    if len(needs) == 1:
+        return [max(CELLS_RTL // 2, min(needs[0], CELLS_RTL))], counted
+    widths = [CELLS_RTL // 2] * len(needs)
+    for index, need in enumerate(needs):
+        other = len(needs) - 1 - index
+        lack = need - widths[index]
+        spare = widths[other] - needs[other]
+        if lack > 0 and spare > 0:
+            widths[index] += min(lack, spare)
+            widths[other] -= min(lack, spare)
+    return widths, counted
+
+
+def _entry_needs_mirrored(guild: GuildAtStake, counted: bool = True) -> int:
+    """The width `_guild_entry_mirrored` needs to draw a guild's figures and the shortest
+    form of its label (boxed when in control) whole."""
+    small = font("small")
+    shortest = min(small.width(text) for text in (guild.label, *forms(guild.label)))
+    box = 2 if guild.controls else 0
+    figures = _figures_mirrored(guild, counted)
+    return sum(width + gap for _, _, width, gap in figures) + shortest + box
+
+
+def _figures_mirrored(guild: GuildAtStake, counted: bool = True) -> list[tuple[str, str, int, int]]:
+    """A guild's figures read from the right, left to right: "+N" (unless not `counted`)
+    and the card back when it has face-down agents, then its strength; each as (kind, what,
+    width, gap after it)."""
+    small = font("small")
+    strength = str(guild.strength)
+    figures = [("text", strength, small.width(strength), 3)]
+    if guild.hidden:
+        figures.insert(0, ("icon", "hidden", icon("hidden").width, 3))
+    if guild.hidden and counted:
+        hidden = f"+{guild.hidden}"
+        figures.insert(0, ("text", hidden, small.width(hidden), 1))
+    return figures
+
+
 def _guild_entry_mirrored(
-    canvas: Canvas, x: int, y: int, width: int, guild: GuildAtStake, box: tuple[int, int]
+    canvas: Canvas,
+    x: int,
+    y: int,
+    width: int,
+    guild: GuildAtStake,
+    box: tuple[int, int],
+    counted: bool = True,
 ) -> None:
     """`_guild_entry` read from the right, in the small font: the label against the right
     edge (inverted when the guild controls the stake), the strength left of it, then on the
     left "+N" and the card back (in that order, as numbers are read: the card back keeps
-    "+1" apart from a strength of 5, which would read "+15")."""
+    "+1" apart from a strength of 5, which would read "+15"); the card back alone when not
+    `counted`."""
     small = font("small")
     left = x
-    if guild.hidden:
-        left = canvas.text(left, y, f"+{guild.hidden}") + 1
-        left = canvas.icon("hidden", left, y - 1) + 3
-    left = canvas.text(left, y, str(guild.strength)) + 3
+    for kind, what, figure_width, gap in _figures_mirrored(guild, counted):
+        if kind == "icon":
+            canvas.icon(what, left, y - 1)
+        else:
+            canvas.text(left, y, what)
+        left += figure_width + gap
     right = x + width
     room = right - left
     if not guild.controls:

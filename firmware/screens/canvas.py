@@ -11,10 +11,9 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from firmware.language import digits
 from firmware.screens.font import Font, load_font
 from firmware.screens.icons import icon
-from firmware.screens.shaping import is_rtl, persian_digits
+from firmware.screens.shaping import is_rtl
 from firmware.screens.short_forms import short_form
 
 INK = 1
@@ -71,14 +70,14 @@ class Canvas:
         Right-to-left text (Persian) is mirrored in a box given by `width`: "left" (where
         reading starts) puts it against the box's right edge. Without a width it starts at x
         as any text does (a caller may have sized a box to it). It is shaped, and cut at its
-        logical end, the left. Its digits are Persian (۰-۹) when the table asks for them
-        (`firmware.language.digits`); its mark keeps the text asked for.
+        logical end, the left. Its digits are measured and drawn Persian (۰-۹) when the table
+        asks for them (`shaping.as_written`); its mark keeps the text asked for and the logical
+        text shown (with ASCII digits).
         """
         face = load_font(font)
         boxed = width is not None
         width = self.width - x if width is None else width
-        written = persian_digits(text) if digits() == "persian" else text
-        shown = face.fit(short_form(written, font, max(width, 0)), max(width, 0))
+        shown = face.fit(short_form(text, font, max(width, 0)), max(width, 0))
         used = face.width(shown)
         if align == "left" and boxed and is_rtl(shown):
             align = "right"

@@ -25,7 +25,7 @@ from importlib import resources
 
 from PIL import Image
 
-from firmware.screens.shaping import RLM, is_rtl, shape
+from firmware.screens.shaping import RLM, as_written, is_rtl, shape
 
 ELLIPSIS = "…"
 REPLACEMENT = "?"
@@ -55,12 +55,14 @@ class Font:
         return self.glyph(char).width
 
     def width(self, text: str) -> int:
-        """Width in pixels of the text drawn in this font (shaped, when it is Persian)."""
-        return sum(self.advance(char) for char in shape(text))
+        """Width in pixels of the text drawn in this font (shaped, when it is Persian; its
+        digits as written now, `shaping.as_written`)."""
+        return sum(self.advance(char) for char in self.pasted(text))
 
     def pasted(self, text: str) -> str:
-        """The glyphs drawing the text pastes, left to right: the shaped, visual string."""
-        return shape(text)
+        """The glyphs drawing the text pastes, left to right: the shaped, visual string,
+        its digits as the screens write them now."""
+        return shape(as_written(text))
 
     def draw(self, image: Image.Image, x: int, y: int, text: str, fill: int = 1) -> int:
         """Draw text with its capitals' top at row y; returns the x after the last glyph.

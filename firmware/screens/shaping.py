@@ -28,6 +28,8 @@ from arabic_reshaper import ArabicReshaper
 from arabic_reshaper.reshaper_config import default_config
 from bidi import get_display
 
+from firmware.language import digits
+
 # Only the lam-alef ligatures (which Persian and Arabic writing require): the word ligatures
 # (Allah, ...) and the hundreds of optional letter ligatures have no glyphs in our fonts.
 _CONFIG = {
@@ -65,6 +67,14 @@ def shape(text: str) -> str:
     if not any(unicodedata.bidirectional(char) in ("R", "AL", "AN") for char in text):
         return text  # nothing right to left (RLM, U+200F, is "R": it makes a line RTL)
     return get_display(_RESHAPER.reshape(text))
+
+
+def as_written(text: str) -> str:
+    """The text with its digits as the screens write them now: Persian (۰-۹) when the
+    table asks for them (`firmware.language.digits`), else as given. The fonts measure and
+    draw text as written, so a layout measured in Latin digits cannot overflow in Persian
+    ones (۳ is 9 px in the small font, 3 is 7)."""
+    return persian_digits(text) if digits() == "persian" else text
 
 
 def persian_digits(text: str) -> str:

@@ -10,6 +10,7 @@ names filled in.
 
 from __future__ import annotations
 
+import itertools
 import string
 import tomllib
 from pathlib import Path
@@ -27,7 +28,7 @@ from firmware.controllers.resarcana.bot import play_demo_game as play_res
 from firmware.controllers.resarcana.screens import gain_label
 from firmware.drawing import Notice, notice_screen
 from firmware.games import FULL_TABLE_PADS, GameShelf
-from firmware.language import codes, current, load, local_name, res_arcana_name, using
+from firmware.language import DIGITS, codes, current, load, local_name, res_arcana_name, using
 from firmware.screens import RENDERERS, SIZES, Screen
 from firmware.screens.canvas import Canvas, Mark
 from firmware.screens.font import ELLIPSIS, Font, load_font
@@ -260,23 +261,24 @@ def guilds_of(code: str) -> list[str]:
 @pytest.mark.parametrize("code", codes())
 def test_a_stake_of_four_guilds_with_face_down_agents_shows_every_guild(code):
     """Four guilds, each with face-down agents, the first in control: every guild's label is
-    drawn (whole or in a short form) at both heights. At 128x64 with two-digit strengths;
-    at 128x32 (cells of 56 px beside the arcanum) a Persian guild in control keeps its
-    shortest form beside one-digit strengths."""
+    drawn (whole or in a short form) at both heights, with two-digit strengths, in Latin
+    and Persian digits; whichever guild is in control (at 128x32 a Persian guild in control
+    takes a pixel of its neighbour's cell)."""
     from firmware.screens import Arcanum, GuildAtStake, StakeScreen
 
     labels = guilds_of(code)[:4]
     shown = []
-    for size, strength in zip(SIZES, (11, 9), strict=True):
+    for size, digits, control in itertools.product(SIZES, DIGITS, range(4)):
         guilds = tuple(
-            GuildAtStake(label, strength=strength, hidden=1, controls=index == 0)
+            GuildAtStake(label, strength=39, hidden=9, controls=index == control)
             for index, label in enumerate(labels)
         )
         screen = StakeScreen(LONGEST_CARD, Arcanum.MILITARY, 9, guilds)
-        with using(code):
-            shown += [f"{size} {cut}" for cut in cuts(screen, size)]
+        with using(code, digits):
+            where = f"{size} {digits} {labels[control]} in control:"
+            shown += [f"{where} {cut}" for cut in cuts(screen, size)]
             if ink_checked(screen):
-                shown += [f"{size} {fault}" for fault in ink_faults(screen, size)]
+                shown += [f"{where} {fault}" for fault in ink_faults(screen, size)]
     assert not shown, "\n".join(shown)
     assert len(set(labels)) == 4
 
@@ -315,12 +317,22 @@ def test_the_longest_names_are_the_ones_checked():
     assert LONGEST_GUILD == "Ferrymen"
 
 
-@pytest.mark.parametrize("code", codes())
+# Each language with Latin digits, and Persian with its own digits (۳ is 2 px wider than 3)
+WRITTEN = [
+    *(pytest.param(code, "latin", id=code) for code in codes()),
+    pytest.param("fa", "persian", id="fa-persian-digits"),
+]
+
+
+@pytest.mark.parametrize(("code", "digits"), WRITTEN)
 @pytest.mark.parametrize("variant", ["basic", "advanced"])
-def test_an_arcana_game_of_four_with_the_longest_names_cuts_no_text(tmp_path, variant, code):
+def test_an_arcana_game_of_four_with_the_longest_names_cuts_no_text(
+    tmp_path, variant, code, digits
+):
     catalog = longest_names_catalog()
-    with using(code):  # the models are noted and drawn here in the game's language
-        table = QuickTable(tmp_path, GameShelf(catalog=catalog, language=code))
+    with using(code, digits):  # the models are noted and drawn here in the game's language
+        shelf = GameShelf(catalog=catalog, language=code, digits=digits)
+        table = QuickTable(tmp_path, shelf)
         play_arcana(table, ArcanaBot(seed=3, players=4, variant=variant, catalog=catalog))
         table.press("select")  # the breakdowns after the ranking
         table.press("undo")  # and an undo notice
@@ -328,10 +340,10 @@ def test_an_arcana_game_of_four_with_the_longest_names_cuts_no_text(tmp_path, va
     assert len(table.shown) > 50  # a whole game, not just its first screen
 
 
-@pytest.mark.parametrize("code", codes())
-def test_a_res_arcana_game_of_four_cuts_no_text(tmp_path, code):
-    with using(code):
-        table = QuickTable(tmp_path, GameShelf(language=code))
+@pytest.mark.parametrize(("code", "digits"), WRITTEN)
+def test_a_res_arcana_game_of_four_cuts_no_text(tmp_path, code, digits):
+    with using(code, digits):
+        table = QuickTable(tmp_path, GameShelf(language=code, digits=digits))
         play_res(table, ResBot(seed=2, players=4))
         table.press("undo")
         assert_nothing_cut(table.shown)
