@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from firmware.screens.font import Font, load_font
 from firmware.screens.icons import icon
-from firmware.screens.shaping import is_rtl
+from firmware.screens.shaping import as_written, is_rtl
 from firmware.screens.short_forms import short_form
 
 INK = 1
@@ -71,8 +71,8 @@ class Canvas:
         reading starts) puts it against the box's right edge. Without a width it starts at x
         as any text does (a caller may have sized a box to it). It is shaped, and cut at its
         logical end, the left. Its digits are measured and drawn Persian (۰-۹) when the table
-        asks for them (`shaping.as_written`); its mark keeps the text asked for and the logical
-        text shown (with ASCII digits).
+        asks for them (`shaping.as_written`); its mark keeps the text asked for and the text
+        shown, digits as drawn.
         """
         face = load_font(font)
         boxed = width is not None
@@ -86,7 +86,8 @@ class Canvas:
         elif align == "center":
             x += (width - used) // 2
         if shown:
-            self.marks.append(Mark(text, shown, x, y, x + used, y + face.cap_height))
+            written = as_written(shown)
+            self.marks.append(Mark(text, written, x, y, x + used, y + face.cap_height))
         return face.draw(self.image, x, y, shown, fill)
 
     def icon(self, name: str, x: int, y: int, scale: int = 1, fill: int = INK) -> int:

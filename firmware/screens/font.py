@@ -207,6 +207,9 @@ def _bitmap(rows: list[str], width: int) -> Image.Image:
 
 # The fonts that hold Persian: their Arabic-script glyph files.
 PERSIAN_GLYPHS = {"small": "small-fa", "medium": "medium-fa", "digits": "digits-fa"}
+# Persian digits ۰-۹ drawn on the rows of the Latin ones (7 in `small`, 10 in `medium`), so a
+# layout made for 0-9 holds them: they take the place of the baked files' taller ones.
+PERSIAN_DIGIT_GLYPHS = {"small": "small-digits-fa", "medium": "medium-digits-fa"}
 
 
 def _read(name: str) -> Font:
@@ -218,6 +221,8 @@ def _read(name: str) -> Font:
 def load_font(name: str) -> Font:
     """The font `small`, `medium` or `digits` (all with Persian), parsed once per process."""
     font = _read(name)
+    if name in PERSIAN_DIGIT_GLYPHS:
+        font = _merged(font, _read(PERSIAN_DIGIT_GLYPHS[name]))
     if name in PERSIAN_GLYPHS:
         font = _merged(font, _read(PERSIAN_GLYPHS[name]))
     return font

@@ -292,6 +292,23 @@ PERSIAN_EXAMPLES: dict[str, m.Screen] = {
     ),
 }
 EXAMPLES.update(PERSIAN_EXAMPLES)
+# Persian digits (the profile's `[table] digits = "persian"`): hand-drawn ۰-۹ on the Latin
+# digits' rows; a guild in control whose "+1", card back and "۱۳" need more than its 56 px
+# cell at 128x32 takes room from its neighbour's
+PERSIAN_DIGITS_EXAMPLES: dict[str, m.Screen] = {
+    "seat_fa_digits": like("seat_fa", vp=13, essences=m.Essences(3, 0, 12, 1, 9)),
+    "stake_four_guilds_fa_digits": like(
+        "stake_four_guilds_fa",
+        guilds=(
+            m.GuildAtStake("تیغه\u200cها", 13, hidden=1, controls=True),
+            m.GuildAtStake("قایقرانان", 8, hidden=2),
+            m.GuildAtStake("دزدان", 6),
+            m.GuildAtStake("رباخواران", 10, hidden=1),
+        ),
+    ),
+}
+PERSIAN_EXAMPLES.update(PERSIAN_DIGITS_EXAMPLES)
+EXAMPLES.update(PERSIAN_DIGITS_EXAMPLES)
 
 # German (firmware/language/de.toml): the texts the controllers make in German, the screens'
 # own words drawn in German (LANGUAGE_OF), the rulebook's names for guilds and zones.
@@ -391,6 +408,8 @@ LANGUAGE_OF: dict[str, str] = {
     **dict.fromkeys(GERMAN_EXAMPLES, "de"),
     **dict.fromkeys(PERSIAN_EXAMPLES, "fa"),
 }
+# The examples whose numbers are drawn in Persian digits (Latin 0-9 when not named here).
+DIGITS_OF: dict[str, str] = dict.fromkeys(PERSIAN_DIGITS_EXAMPLES, "persian")
 
 
 def picture(image: Image.Image, scale: int = 3) -> Image.Image:
@@ -413,7 +432,8 @@ def write_pictures(folder: Path) -> list[Path]:
     for name, screen in EXAMPLES.items():
         for size, suffix in ((SIZE_128X64, ""), (SIZE_128X32, "_32")):
             path = folder / f"{name}{suffix}.png"
-            picture(render(screen, size, LANGUAGE_OF.get(name))).save(path, optimize=True)
+            image = render(screen, size, LANGUAGE_OF.get(name), DIGITS_OF.get(name))
+            picture(image).save(path, optimize=True)
             written.append(path)
     for name in LEGEND:
         path = folder / f"icon_{name}.png"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from firmware.language import current
 from firmware.screens.font import load_font
+from firmware.screens.shaping import as_written
 
 # Longest first. The guilds of the sample and template catalogs, the Res Arcana seat names,
 # the free-trade stake; each set stays distinct at every length.
@@ -47,8 +48,9 @@ def short_form(text: str, font: str, width: int) -> str:
 
 
 def is_short_form(text: str, shown: str) -> bool:
-    """True when `shown` is `text` or one of its hand-chosen short forms."""
-    return shown == text or shown in forms(text)
+    """True when `shown` (as a mark keeps it: digits as written) is `text` or one of its
+    hand-chosen short forms."""
+    return shown in {as_written(form) for form in (text, *forms(text))}
 
 
 def forms(text: str) -> tuple[str, ...]:

@@ -32,7 +32,7 @@ from firmware.language import DIGITS, codes, current, load, local_name, res_arca
 from firmware.screens import RENDERERS, SIZES, Screen
 from firmware.screens.canvas import Canvas, Mark
 from firmware.screens.font import ELLIPSIS, Font, load_font
-from firmware.screens.gallery import EXAMPLES, LANGUAGE_OF
+from firmware.screens.gallery import DIGITS_OF, EXAMPLES, LANGUAGE_OF
 from firmware.screens.short_forms import forms, is_short_form
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -469,7 +469,7 @@ OWNERS_NAMES_CUT = {
 def test_every_gallery_example_cuts_no_text_in_its_language(name):
     language = LANGUAGE_OF.get(name, "en")
     allowed = OWNERS_NAMES_CUT.get(name, set())
-    with using(language):
+    with using(language, DIGITS_OF.get(name)):
         cut = {size: cut_marks(EXAMPLES[name], size) for size in SIZES}
         assert all(forms(text) == () for text in allowed)  # no short form it could show
         checked = ink_checked(EXAMPLES[name])

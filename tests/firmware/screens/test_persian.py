@@ -203,12 +203,26 @@ def test_joining_marks_are_in_the_font_and_take_no_room(name):
 
 
 def test_persian_glyphs_sit_on_the_latin_baseline():
-    """Merged on one baseline: alef and Persian one stand where x stands."""
+    """Merged on one baseline: alef stands where x stands, and each Persian digit on the
+    rows of the Latin ones (in `medium` a row above x, as DejaVu's digits stand there)."""
     for name in FONT_NAMES:
         face = load_font(name)
-        for char in ("\ufe8d", "۱", "x"):
+        for char in ("\ufe8d", "x"):
             assert face.glyph(char).getbbox()[3] == face.baseline, (name, char)
+        for latin, persian in zip("0123456789", "۰۱۲۳۴۵۶۷۸۹", strict=True):
+            assert face.ink_rows(latin)[1] == face.ink_rows(persian)[1] or persian == "۰"
         assert {glyph.height for glyph in face.glyphs.values()} == {face.height}
+
+
+@pytest.mark.parametrize("name", ["small", "medium"])
+def test_persian_digits_take_no_more_rows_than_latin_ones(name):
+    """A layout made for 0-9 holds ۰-۹: their ink is inside the Latin digits' rows (the
+    13 and 16 px Vazirmatn digits reached up to three rows above them and one below)."""
+    face = load_font(name)
+    top, bottom = face.ink_rows("0123456789")
+    for digit in "۰۱۲۳۴۵۶۷۸۹":
+        first, last = face.ink_rows(digit)
+        assert top <= first and last <= bottom, (digit, first, last)
 
 
 @pytest.mark.parametrize("name", FONT_NAMES)
@@ -460,7 +474,15 @@ def test_a_persian_paragraph_gets_no_marks_where_its_lines_read_right_to_left_an
 
 @pytest.mark.parametrize(
     ("name", "cap_height"),
-    [("small", 7), ("medium", 10), ("digits", 22), ("small-fa", 9), ("digits-fa", 21)],
+    [
+        ("small", 7),
+        ("medium", 10),
+        ("digits", 22),
+        ("small-fa", 9),
+        ("digits-fa", 21),
+        ("small-digits-fa", 7),
+        ("medium-digits-fa", 10),
+    ],
 )
 def test_each_glyph_file_parses_alone_with_its_name_and_letter_height(name, cap_height):
     """Parsed afresh: a Persian file measures its alef (or ۱, for the digits) as its capital."""

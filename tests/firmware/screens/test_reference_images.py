@@ -16,7 +16,7 @@ from PIL import Image
 from regenerate import VARIABLE, regenerating, rewrote
 
 from firmware.screens import RENDERERS, SIZES, render
-from firmware.screens.gallery import EXAMPLES, LANGUAGE_OF
+from firmware.screens.gallery import DIGITS_OF, EXAMPLES, LANGUAGE_OF
 from firmware.screens.text_art import diff_art
 
 REFERENCE = Path(__file__).resolve().parent / "reference"
@@ -42,7 +42,8 @@ def check_reference(image: Image.Image, path: Path, regenerate: bool) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
 @pytest.mark.parametrize("name", list(EXAMPLES))
 def test_screen_matches_its_reference_image(name, size):
-    image = render(EXAMPLES[name], size, LANGUAGE_OF.get(name))  # "_de": drawn in German
+    # "_de": drawn in German; "_fa_digits": in Persian with ۰-۹
+    image = render(EXAMPLES[name], size, LANGUAGE_OF.get(name), DIGITS_OF.get(name))
     path = REFERENCE / f"{name}_{size[0]}x{size[1]}.png"
     check_reference(image, path, regenerating())
 

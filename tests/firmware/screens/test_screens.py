@@ -28,7 +28,7 @@ from firmware.screens import (
     render,
     text_art,
 )
-from firmware.screens.gallery import EXAMPLES, LANGUAGE_OF, LEGEND, main, picture
+from firmware.screens.gallery import DIGITS_OF, EXAMPLES, LANGUAGE_OF, LEGEND, main, picture
 from firmware.screens.icons import icon, icon_names
 from firmware.screens.text_art import HALF_BLOCKS, diff_art
 
@@ -189,7 +189,9 @@ def test_the_docs_show_the_current_screens(name):
         path = DOCS / "screens" / f"{name}{suffix}.png"
         assert f"(screens/{path.name})" in text, f"docs/screens.md does not show {path.name}"
         with Image.open(path) as shown:
-            current = picture(render(EXAMPLES[name], size, LANGUAGE_OF.get(name)))
+            current = picture(
+                render(EXAMPLES[name], size, LANGUAGE_OF.get(name), DIGITS_OF.get(name))
+            )
             assert shown.convert("RGB").tobytes() == current.tobytes(), (
                 f"{path.name} is stale: python -m firmware.screens.gallery docs/screens"
             )
