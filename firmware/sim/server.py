@@ -60,14 +60,26 @@ STREAM: web.AppKey[Stream] = web.AppKey("stream")
 
 
 class Worker:
-    """The one thread that owns the Simulator; `await worker.run(fn, ...)` calls into it."""
+    """The one thread that owns the Simulator; `await worker.run(fn, ...)` calls into it.
+    `language` is the game's language as the last call left it: read on the worker thread
+    after every call, so the site's own answers (no request, nothing to wait on) can say it."""
 
     def __init__(self, table: Simulator) -> None:
         self.table = table
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sim-table")
+        self.language: str | None = self._thread.submit(self._spoken).result()
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(self._thread, self._call, fn, args)
+
+    def _call(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        try:
+            return fn(*args)
+        finally:
+            self.language = self._spoken()
+
+    def _spoken(self) -> str | None:
+        return self.table.companion.current_language()
 
     def close(self) -> None:
         self._thread.submit(self.table.close).result()
@@ -79,10 +91,16 @@ def make_app(
 ) -> web.Application:
     """The web application around a Simulator (token: required on every API call if set;
     body_s: how long a request body may take to arrive)."""
+    worker = Worker(table)
     app = guard.application(
-        token, protected="/api/", body_s=body_s, middlewares=[_bad_input], language=_language
+        token,
+        protected="/api/",
+        body_s=body_s,
+        middlewares=[_bad_input],
+        language=_language,
+        spoken=lambda: worker.language,  # the site's own answers, before there is a request
     )
-    app[TABLE] = Worker(table)
+    app[TABLE] = worker
     app[STREAM] = Stream()
     app.router.add_get("/", PAGES.handler("index.html"))
     app.router.add_get("/page/words.js", SHARED.handler("words.js"))

@@ -232,3 +232,27 @@ def test_the_servers_refusals_are_said_in_the_games_language(sim, code):
     )
     status, answer = sim.client.get("/api/state?seat=5")
     assert answer["error"] == language.text("web_refusal.no_seat_yet", seat="'5'")
+
+
+@pytest.mark.parametrize("code", ["de", "fa"])
+def test_the_sites_own_answers_follow_the_games_language(make_sim, code):
+    """Too many connections, not HTTP: answered before there is a request, in the language
+    the last request left the game in (firmware/sim/server.py, Worker.language)."""
+    sim = make_sim(max_connections=1)
+    english = load("en").text("web_refusal.too_many_connections")
+
+    def busy() -> tuple[int, dict]:
+        with sim.connect() as held:
+            held.sendall(f"GET /api/state HTTP/1.1\r\nHost: {sim.host}\r\n".encode())
+            with sim.connect() as extra:
+                answer = sim.read(extra)
+        return answer.status, answer.json()
+
+    assert busy() == (503, {"error": english})
+    to_language(sim, code)
+    assert busy() == (503, {"error": load(code).text("web_refusal.too_many_connections")})
+    with sim.connect() as sock:
+        sock.sendall(b"NOT-HTTP\r\n\r\n")
+        answer = sim.read(sock)
+    start = load(code).text("web_refusal.not_http", reason="@").partition("@")[0]
+    assert answer.status == 400 and start and answer.json()["error"].startswith(start)
