@@ -43,6 +43,7 @@ class Font:
     glyphs: dict[str, Image.Image]
     # (advance, columns left of the pen) of the glyphs whose bitmap is not just their advance
     spacing: dict[str, tuple[int, int]] = field(default_factory=dict)
+    _overhangs: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     def glyph(self, char: str) -> Image.Image:
         """The bitmap of a character; characters the font lacks show as '?'."""
@@ -56,8 +57,22 @@ class Font:
 
     def width(self, text: str) -> int:
         """Width in pixels of the text drawn in this font (shaped, when it is Persian; its
-        digits as written now, `shaping.as_written`)."""
-        return sum(self.advance(char) for char in self.pasted(text))
+        digits as written now, `shaping.as_written`): where the pen ends, or where ink ends
+        if a glyph reaches past its advance (the madda of an آ opening a Persian text is a
+        pixel right of it, so a text drawn against the right edge would lose it)."""
+        pen = end = 0
+        for char in self.pasted(text):
+            pen += self.advance(char)
+            end = max(end, pen + self.overhang(char))
+        return max(pen, end)
+
+    def overhang(self, char: str) -> int:
+        """How many columns of the character's ink lie right of its advance (mostly 0)."""
+        if char not in self._overhangs:
+            ink = self.glyph(char).getbbox()
+            left = self.spacing[char][1] if char in self.spacing else 0
+            self._overhangs[char] = max(0, ink[2] - left - self.advance(char)) if ink else 0
+        return self._overhangs[char]
 
     def pasted(self, text: str) -> str:
         """The glyphs drawing the text pastes, left to right: the shaped, visual string,

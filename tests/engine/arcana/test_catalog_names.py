@@ -69,7 +69,8 @@ def test_a_card_is_named_in_each_language_it_gives_and_by_its_name_in_the_others
     assert catalog.card_name("extra_agent", "fa") == "قایقران شب"
     assert catalog.card_name("extra_agent", "en") == "Ferryman of the Night"
     assert catalog.card_name("extra_agent") == "Ferryman of the Night"
-    assert catalog.card_name("m_agent_07", "de") == "Sample agent 7"  # no names: its name
+    assert catalog.card_name("m_agent_07", "de") == "Beispiel-Agent 7"  # the sample's own
+    assert catalog.card_name("m_agent_07", "xx") == "Sample agent 7"  # none in xx: its name
 
 
 def test_a_guild_is_named_in_a_language_and_its_name_stays_the_one_records_use(tmp_path):

@@ -68,11 +68,24 @@ LONGEST_GUILD = widest(
 )
 
 
+# The widest card name in each language's own script (a card's `names` there, else its name)
+LONGEST_IN = {
+    code: widest(
+        card.get("names", {}).get(code, card.get("name", card["id"]))
+        for catalog in catalog_objects()
+        for card in catalog["cards"]
+    )
+    for code in codes()
+}
+
+
 def longest_names_catalog() -> dict:
-    """The sample catalog with every card called by the widest card name there is."""
+    """The sample catalog with every card called by the widest card name there is, and in
+    each language by the widest of that language's names."""
     catalog = catalog_objects()[0]
     for card in catalog["cards"]:
         card["name"] = LONGEST_CARD
+        card["names"] = {code: LONGEST_IN[code] for code in codes() if code != "en"}
     return catalog
 
 
@@ -315,6 +328,34 @@ def test_a_text_left_out_or_run_into_a_later_box_is_found():
 def test_the_longest_names_are_the_ones_checked():
     assert LONGEST_CARD == "Sample location 10"
     assert LONGEST_GUILD == "Ferrymen"
+    assert LONGEST_IN == {
+        "en": "Sample location 10",
+        "de": "Wucherer-Agent 9",
+        "fa": "مخفیگاه رباخواران",
+    }
+
+
+@pytest.mark.parametrize("code", codes())
+def test_every_sample_card_name_stands_whole_on_a_stake_in_every_language(code):
+    """Not only the widest: every card's own name in the language (Persian names differ in
+    their dots' and tails' height), as the title of a stake, beside the free-trade label and
+    a stake's, at both sizes, with a guild and without."""
+    from firmware.screens import Arcanum, GuildAtStake, StakeScreen
+
+    names = sorted(
+        {card.get("names", {}).get(code, card["name"]) for card in catalog_objects()[0]["cards"]}
+    )
+    with using(code):
+        guild = GuildAtStake(guilds_of(code)[0], strength=12, hidden=1, controls=True)
+        labels = (current().text("stake.free_trade"), current().text("stake.label", n=5))
+        shown = [
+            ("stake-0", StakeScreen(name, Arcanum.MILITARY, 9, guilds, label))
+            for name in names
+            for label in labels
+            for guilds in ((), (guild,))
+        ]
+        assert_nothing_cut(shown)
+    assert len(names) > 150
 
 
 # Each language with Latin digits, and Persian with its own digits (۳ is 2 px wider than 3)

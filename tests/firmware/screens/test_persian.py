@@ -128,11 +128,15 @@ def test_the_font_pastes_the_glyphs_the_shaping_libraries_give_left_to_right(nam
     assert REPLACEMENT not in expected or REPLACEMENT in text
     # each glyph starts where the previous one's advance ended, from left to right
     pen = 2
+    ink_end = 0  # the last column with ink, plus one (an آ's madda reaches past its advance)
     for char, (box, _) in zip(expected, log.pastes, strict=True):
         left = face.spacing.get(char, (0, 0))[1]
         assert box[0] == pen - left
         pen += face.advance(char)
-    assert end == pen == 2 + face.width(text)
+        ink = face.glyph(char).getbbox()
+        ink_end = max(ink_end, box[0] + ink[2]) if ink else ink_end
+    assert end == pen
+    assert 2 + face.width(text) == max(pen, ink_end)  # a text's width holds all its ink
 
 
 @pytest.mark.parametrize("text", SENTENCES)
@@ -634,3 +638,20 @@ def test_at_128x32_the_places_come_first_in_reading_order(monkeypatch, language)
         assert edges == sorted(edges, reverse=True) and marks[0].x1 >= 126  # icon ink
     else:
         assert edges == sorted(edges) and marks[0].x0 <= 1
+
+
+@pytest.mark.parametrize("name", ["small", "medium"])
+@pytest.mark.parametrize("text", ["آزاد", "آتش", "آرامش"])
+def test_a_text_right_aligned_against_the_edge_keeps_every_column_of_its_ink(name, text):
+    """آ opens these words: its madda reaches a pixel past its advance, right of where the
+    pen ends. A text's width counts it, so right-aligned at the edge nothing falls off."""
+    face = load_font(name)
+    canvas = Canvas(SIZE_128X64)
+    canvas.text(0, 20, text, font=name, width=128, align="right")
+    roomy = Image.new("1", (256, 64), 0)
+    face.draw(roomy, 64, 20, text)
+    def ink(image: Image.Image) -> int:
+        return sum(image.convert("L").histogram()[1:])
+
+    assert ink(canvas.image) == ink(roomy) > 0  # as many pixels as drawn with room around
+    assert canvas.image.getbbox()[2] == 128  # and flush with the edge, not a pixel short

@@ -246,18 +246,18 @@ def test_a_finished_german_games_rounds_are_german(tmp_path) -> None:
     shown = history.rounds(tmp_path, game)  # the caller's language is English
     said = [(p["player"], p["said"], p["events"]) for p in shown["rounds"][0]["plays"]]
     assert said[:4] == [
-        ("Ann", "Ferrymen agent 1 gelegt (Zone 3)", []),  # the catalog's names: English only
-        ("Ben", "Blades agent 9 gelegt (Zone 4), verdeckt", []),
+        ("Ann", "Fährleute-Agent 1 gelegt (Zone 3)", []),  # the catalog's German names
+        ("Ben", "Klingen-Agent 9 gelegt (Zone 4), verdeckt", []),
         (
             "Ann",
-            "mit Ferrymen relic bestochen (Zone 3)",
-            ["Bestechung in Zone 3 für Sample agent 41 gelingt (4 gegen 2)"],
+            "mit Fährleute-Relikt bestochen (Zone 3)",
+            ["Bestechung in Zone 3 für Beispiel-Agent 41 gelingt (4 gegen 2)"],
         ),
-        (None, "Sample relic 21 aufgedeckt (Zone 3)", []),
+        (None, "Beispiel-Relikt 21 aufgedeckt (Zone 3)", []),
     ]
     assert said[9][2][:2] == [
-        "Zone 1 (Sample location 6, Finanzielle Macht 3): Ben gewinnt (Ann 0, Ben 3)",
-        "Zone 2 (Sample relic 9, Finanzielle Macht 4): niemand gewinnt (Ann 0, Ben 0)",
+        "Zone 1 (Beispiel-Ort 6, Finanzielle Macht 3): Ben gewinnt (Ann 0, Ben 3)",
+        "Zone 2 (Beispiel-Relikt 9, Finanzielle Macht 4): niemand gewinnt (Ann 0, Ben 0)",
     ]
     last = [e for r in shown["rounds"] for p in r["plays"] for e in p["events"]][-1]
     assert last.startswith("Spielende: ") and last.endswith(" SP")
