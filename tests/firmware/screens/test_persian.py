@@ -650,6 +650,7 @@ def test_a_text_right_aligned_against_the_edge_keeps_every_column_of_its_ink(nam
     canvas.text(0, 20, text, font=name, width=128, align="right")
     roomy = Image.new("1", (256, 64), 0)
     face.draw(roomy, 64, 20, text)
+
     def ink(image: Image.Image) -> int:
         return sum(image.convert("L").histogram()[1:])
 
