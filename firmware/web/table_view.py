@@ -234,6 +234,7 @@ class TableView:
             entry: dict[str, Any] = {
                 "seat": seat,
                 "name": player["name"],
+                "shown": self._shown_name(state, seat),  # as the screens name the player
                 "pad": self._seat_pad(seat),
                 "vp": player["vp"],
             }
@@ -242,6 +243,18 @@ class TableView:
                 entry["winner"] = player["name"] in winners
             out.append(entry)
         return out
+
+    def _shown_name(self, state: Any, seat: int) -> str:
+        """A player's name as the screens show it in the game's language: a player named
+        after their guild or mage by its name in the language ("Fährleute", "جادوگر آتش")."""
+        if self.companion.rules.name == "arcana":
+            from firmware.controllers.arcana.screens import player_name
+
+            return player_name(state, seat)
+        from engine.resarcana import view
+        from firmware.controllers.resarcana.screens import player_name as seat_name
+
+        return seat_name(view(state, None)["players"][seat])
 
     def _seat_pad(self, seat: int) -> str | None:
         if self._game() == "res-arcana" and seat < len(self.games.seats):
@@ -262,11 +275,20 @@ class TableView:
 
     @staticmethod
     def _engine_view(game: str, state: Any, seat: int | None) -> dict[str, Any]:
-        if game == "arcana":
-            from engine.arcana import view
-        else:
-            from engine.resarcana import view
-        return view(state, seat)
+        """The engine's view (English, for programs); an Arcana stake's market card also
+        as `market_shown`, its name in the language of the screens."""
+        if game != "arcana":
+            from engine.resarcana import view as res_view
+
+            return res_view(state, seat)
+        from engine.arcana import view
+        from firmware.controllers.arcana.screens import card_name
+
+        out = view(state, seat)
+        for stake in out["stakes"]:
+            if stake.get("market"):
+                stake["market_shown"] = card_name(state, stake["market"])
+        return out
 
     def _frame_hashes(self) -> dict[str, str]:
         return {role: frame_hash(frame) for role, frame in self.frame_images().items()}

@@ -36,6 +36,15 @@ def test_an_arcana_game_in_german_clicked_through_the_page(page_table):
         status = companion.controller.screens()["status"]
     assert status.prompt == "Karte ausspielen"
     assert same(frame(page_table, "status"), render(status, language="de"))
+    # the page names players and market cards as the OLEDs do: no English sample name
+    german = {"Klingen", "Fährleute", "Diebe", "Wucherer"}
+    english = ("Blades", "Ferrymen", "Thieves", "Usurers", "Sample ")
+    page.wait_for_function("document.querySelectorAll('#players li').length === 2")
+    players = page.locator("#players li").all_inner_texts()
+    assert {line.split(":")[0] for line in players} <= german, players
+    captions = " ".join(page.locator(".pad-caption").all_inner_texts())
+    assert "Beispiel-" in captions and not any(name in captions for name in english), captions
+    assert not any(name in page.inner_text("#seat") for name in english)
 
     # another guild's agent out of turn: the engine's refusal, said in German by its code
     state = companion.controller.state

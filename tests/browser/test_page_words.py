@@ -69,9 +69,11 @@ def test_the_page_speaks_the_games_language_and_persian_reads_right_to_left(page
     page_table.choose_seat(0)
     state = page_table.api_state(0)
     assert state["table"]["language"] == "fa"
-    name = state["players"][0]["name"]
+    name = state["players"][0]["shown"]  # the mage's Persian name, as the screens say it
+    assert name == persian.res_arcana_cards[state["view"]["players"][0]["mage"]]
     title = persian.text("sim.hand_of", name=name, n=1)
     assert page.locator("#hand-title").inner_text() == title
+    assert name in page.locator("#players").inner_text()
     assert page.locator("#players-title").inner_text() == persian.text("sim.players")
     page.click("#box-area > summary")  # every card of the game, with what it prints
     page.locator("#box .face-label").first.wait_for()  # drawn once the box opens

@@ -11,6 +11,7 @@ from importlib import resources
 import pytest
 
 from firmware.language import load
+from firmware.language import using as using_language
 
 SIM = resources.files("firmware.sim").joinpath("page")
 WEB = resources.files("firmware.web").joinpath("page")
@@ -256,3 +257,37 @@ def test_the_sites_own_answers_follow_the_games_language(make_sim, code):
         answer = sim.read(sock)
     start = load(code).text("web_refusal.not_http", reason="@").partition("@")[0]
     assert answer.status == 400 and start and answer.json()["error"].startswith(start)
+
+
+def test_the_state_names_players_and_market_cards_as_the_screens_do(sim):
+    """`players[].shown` and `view.stakes[].market_shown` are the names in the game's
+    language; `name`, `market_name` and the record keep the record's (English) ones."""
+    from firmware.controllers.arcana.screens import card_name, player_name
+
+    to_language(sim, "de")
+    sim.table.press("select")  # back to Arcana
+    sim.table.set_up("arcana", 3, seed=5)
+    state = sim.client.get("/api/state")[1]
+    rules = sim.table.top.companion.controller.state
+    with using_language("de"):
+        shown = [player_name(rules, seat) for seat in range(3)]
+        markets = [card_name(rules, stake["market"]) for stake in state["view"]["stakes"]]
+    assert [p["shown"] for p in state["players"]] == shown
+    assert set(shown) <= {"Klingen", "Fährleute", "Diebe", "Wucherer"}
+    assert {p["name"] for p in state["players"]} <= {"Blades", "Ferrymen", "Thieves", "Usurers"}
+    assert [s["market_shown"] for s in state["view"]["stakes"]] == markets
+    assert all(m.startswith("Beispiel-") for m in markets), markets
+    assert all(s["market_name"].startswith("Sample ") for s in state["view"]["stakes"])
+
+
+def test_a_res_arcana_seat_is_shown_by_its_mages_persian_name(sim):
+    from engine.resarcana import CARDS
+
+    to_language(sim, "fa")
+    sim.table.press("select")
+    sim.table.set_up("res-arcana", 2, seed=3)
+    players = sim.client.get("/api/state")[1]["players"]
+    fa = load("fa")
+    for player in players:
+        mage = next(c for c, card in CARDS.items() if card.name == player["name"])
+        assert player["shown"] == fa.res_arcana_cards[mage] != player["name"]

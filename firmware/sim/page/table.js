@@ -241,12 +241,12 @@ function drawBox(state) {
 }
 
 function drawSeats(state) {
-  const wanted = [words.language, ...state.players.map((p) => `${p.seat}:${p.name}`)].join(",");
+  const wanted = [words.language, ...state.players.map((p) => `${p.seat}:${p.shown}`)].join(",");
   if (seatPicker.dataset.seats !== wanted) {
     seatPicker.dataset.seats = wanted;
     seatPicker.replaceChildren(element("option", { value: "" }, word("sim.nobody")));
     for (const player of state.players) {
-      const label = word("sim.seat_option", { n: player.seat + 1, name: player.name });
+      const label = word("sim.seat_option", { n: player.seat + 1, name: player.shown });
       seatPicker.append(element("option", { value: String(player.seat) }, label));
     }
   }
@@ -266,7 +266,7 @@ function drawPlayers(state) {
       const item = element("li", { "data-seat": String(player.seat) });
       // the list itself is not numbered: the rank is the number (shared ranks repeat it)
       const rank = over ? `${player.rank}. ` : "";
-      const line = word("sim.player_vp", { name: player.name, vp: player.vp });
+      const line = word("sim.player_vp", { name: player.shown, vp: player.vp });
       item.textContent = rank + line + (player.winner ? word("sim.winner") : "");
       if (player.winner) item.classList.add("winner");
       return item;
@@ -284,10 +284,10 @@ function drawPads(state) {
     pad.querySelector(".pad-role").textContent = labels[role] ? word("sim.pad", { role }) : "";
     let caption = state.table.focus ? word("sim.now", { label: labels[role] || role }) : "";
     const sitter = state.players.find((p) => p.pad === role);
-    if (sitter) caption += (caption ? " · " : "") + sitter.name;
+    if (sitter) caption += (caption ? " · " : "") + sitter.shown;
     const index = state.table.roles.indexOf(role);
-    if (stakes[index] && stakes[index].market_name) {
-      caption += (caption ? " · " : "") + stakes[index].market_name;
+    if (stakes[index] && stakes[index].market_shown) {
+      caption += (caption ? " · " : "") + stakes[index].market_shown;
     }
     pad.querySelector(".pad-caption").textContent = caption;
     pad.classList.toggle("target", Boolean(selected && selectedPads().includes(role)));
@@ -349,7 +349,7 @@ function prompt(state) {
   if (state.view && state.view.pending) return state.view.pending.prompt;
   if (state.view && state.view.current !== null && state.view.current !== undefined) {
     const player = state.players[state.view.current];
-    const name = player ? player.name : word("seating.seat", { n: state.view.current + 1 });
+    const name = player ? player.shown : word("seating.seat", { n: state.view.current + 1 });
     return word("sim.to_act", { name });
   }
   return "";
@@ -372,7 +372,7 @@ function draw(state) {
   document.getElementById("seat-hint").hidden = Boolean(state.hand) || state.players.length === 0;
   if (state.hand) {
     const player = state.players[state.hand.seat];
-    const title = word("sim.hand_of", { name: player.name, n: state.hand.seat + 1 });
+    const title = word("sim.hand_of", { name: player.shown, n: state.hand.seat + 1 });
     document.getElementById("hand-title").textContent = title;
     drawCards("hand", state.hand.cards, "hand");
   }

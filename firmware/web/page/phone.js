@@ -19,7 +19,7 @@ function item(text, className) {
 function showState(state) {
   $("prompt").textContent = state.prompt || "";
   $("players-area").hidden = !state.players.length;
-  $("players").replaceChildren(...state.players.map((p) => item(word("phone.player_vp", { name: p.name, vp: p.vp }))));
+  $("players").replaceChildren(...state.players.map((p) => item(word("phone.player_vp", { name: p.shown, vp: p.vp }))));
   const hand = state.hand;
   $("hand-area").hidden = !hand;
   if (!hand) return;
