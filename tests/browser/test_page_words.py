@@ -4,6 +4,8 @@ English words return."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from firmware.language import load
@@ -79,4 +81,8 @@ def test_the_page_speaks_the_games_language_and_persian_reads_right_to_left(page
     page.locator("#box .face-label").first.wait_for()  # drawn once the box opens
     labels = page.locator("#box .face-label").all_inner_texts()
     assert persian.text("sim.cost") in labels  # هزینه, the Persian rules' word
+    # the cards' kinds, the box's groups and what a card in hand can do: Persian, no ids
+    kinds = page.locator("#box .card-kind, #box h3, #hand .card-kind").all_inner_texts()
+    assert persian.text("sim.kind_artifact") in " ".join(kinds)
+    assert [k for k in kinds if re.search("[A-Za-z]", k)] == []
     assert page.evaluate("document.documentElement.dir") == "rtl"

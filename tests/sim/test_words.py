@@ -37,7 +37,8 @@ CALL = re.compile(r"\bword\(\s*\"([\w.]+)\"(?:\s*,\s*\{([^{}]*)\})?\s*\)")
 DYNAMIC = {'word("essence." + k)', "word(node.dataset.word)", "word(connected)",
            "word(node.getAttribute(source))", 'word("catalog.kind_" + kind)',
            "word(GAMES[game.game])", "word(STATUSES[game.status])",
-           'word("role." + role.kind)'}  # fmt: skip
+           'word("role." + role.kind)', 'word("sim.kind_" + kind)',
+           'word("sim.action_" + action)'}  # fmt: skip
 # a key written as a string outside word(...), e.g. history.js's STATUSES: "history.status_finished"
 TABLES = "sim|phone|legend|catalog|progress|history|choice|essence"
 QUOTED_KEY = re.compile(rf"\"((?:{TABLES})\.\w+)\"(?!\s*\+)")
@@ -112,6 +113,26 @@ def test_every_key_the_pages_keep_in_a_table_of_their_own_is_in_the_catalog():
     quoted = {key for script in scripts for key in QUOTED_KEY.findall(script)}
     assert {"history.status_finished", "choice.res_arcana"} <= quoted  # the scan sees them
     assert sorted(quoted - set(ENGLISH.texts)) == []
+
+
+def test_every_card_kind_and_action_the_simulator_lists_has_its_word():
+    """The page names a card's kind and what a tap of it can do by `sim.kind_<kind>` and
+    `sim.action_<action>`: every kind of both games' cards, every action of both engines and
+    the set-up's own (firmware/web/views.py), so none shows as its English id."""
+    from engine.arcana.actions import SHAPES
+    from engine.arcana.catalog import KINDS
+    from engine.resarcana import CARDS
+    from engine.resarcana.actions import ACTIONS
+
+    kinds = {*KINDS, *(card.kind for card in CARDS.values())}
+    actions = {*SHAPES, *(action.kind for action in ACTIONS), "seat", "stake", "task"}
+    assert {"artifact", "place", "militia"} <= kinds and {"buy", "bribe", "seat"} <= actions
+    for language in (load(code) for code in ("de", "fa")):
+        for kind in kinds:
+            assert language.text(f"sim.kind_{kind}") != kind
+        for action in actions:
+            assert language.text(f"sim.action_{action}") != action
+    assert ENGLISH.text("sim.kind_place") == "place of power"
 
 
 def test_every_pairing_role_has_its_word_on_the_phone_pages():

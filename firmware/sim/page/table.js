@@ -108,19 +108,23 @@ function drawScreens(state) {
   }
 }
 
+// A card's kind and what a tap of it can do, in the page's language (the id if unknown).
+const kindWord = (kind) => word("sim.kind_" + kind);
+const actionWord = (action) => word("sim.action_" + action);
+
 function cardButton(card, where) {
   const attributes = {
     type: "button",
     class: "card" + (card.playable === false ? " greyed" : ""),
     "data-card": card.id,
     "data-kind": card.kind,
-    title: `${card.id} (${card.kind})` + (card.pads && card.pads.length ? " → " + card.pads.join(", ") : ""),
+    title: `${card.id} (${kindWord(card.kind)})` + (card.pads && card.pads.length ? " → " + card.pads.join(", ") : ""),
   };
   if (card.id === selected) attributes.class += " selected";
   const button = element("button", attributes);
   button.append(element("span", { class: "card-name" }, card.name));
   if (card.face) button.append(cardFace(card.face));
-  const detail = card.actions && card.actions.length ? card.actions.join(", ") : card.kind;
+  const detail = card.actions && card.actions.length ? card.actions.map(actionWord).join(word("sim.separator")) : kindWord(card.kind);
   button.append(element("span", { class: "card-kind" }, detail));
   button.addEventListener("click", () => pick(card, where));
   return button;
@@ -222,7 +226,7 @@ function drawTableCards(state) {
   container.replaceChildren(
     ...groups.map((group) => {
       const section = element("div", { class: "card-group", "data-kind": group.kind });
-      section.append(element("h3", {}, `${group.kind} (${group.cards.length})`));
+      section.append(element("h3", {}, `${kindWord(group.kind)} (${group.cards.length})`));
       const list = element("div", { class: "cards" });
       list.append(...group.cards.map((card) => cardButton(card, "table")));
       section.append(list);
