@@ -5,12 +5,13 @@ The simulator starts with a table profile whose first language is Persian (`[tab
 page draws are read back pixel by pixel and must hold the Persian words as the shaping
 libraries give them: the glyphs of `get_display(reshape(text))` (python-bidi over
 arabic-reshaper, computed here with their own defaults, not through firmware.screens.shaping)
-side by side, found in the mirror. The page's own words (firmware/sim/page) are not asserted:
-only the OLED screens, the API and the journal.
+side by side, found in the mirror. Of the page's own words (firmware/sim/page), mid-game and
+at the end: no Latin word but the table's ids and the buttons' names (`latin_words`).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import replace
 
@@ -103,6 +104,25 @@ def shows(image: Image.Image, text: str, inverted: bool | None = None) -> bool:
     return False
 
 
+def latin_words(page_table) -> set[str]:
+    """Every Latin word a Persian player reads on the page, its details opened: none but
+    the table's own ids (pads, displays, buttons: the profile's names, printed on the
+    table), the buttons' names (the OLEDs too say "Select", "OK") and the record's JSON."""
+    page = page_table.page
+    page.evaluate("for (const d of document.querySelectorAll('details')) d.open = true")
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => done()))")
+    text = page.evaluate(
+        """() => { const copy = document.body.cloneNode(true);
+        for (const node of copy.querySelectorAll('#record, script')) node.remove();
+        document.body.append(copy); copy.hidden = false;
+        const shown = copy.innerText; copy.remove(); return shown; }"""
+    )
+    table = page_table.api_state()["table"]
+    ids = {*table["pads"], *table["roles"], *table["displays"], *table["buttons"]}
+    names = {"arcana-table", "Undo", "OK", "Select", "N"}
+    return set(re.findall(r"[A-Za-z][A-Za-z0-9_-]*", text)) - ids - names
+
+
 def test_a_res_arcana_game_in_persian_clicked_through_the_page(persian_table):
     page_table = persian_table
     table = page_table.table
@@ -135,11 +155,13 @@ def test_a_res_arcana_game_in_persian_clicked_through_the_page(persian_table):
     sentence = PERSIAN.text("refusal.not_your_turn")
     assert all(shows(refused, word) for word in sentence.split())  # wrapped on two lines
     assert same(refused, render(RefusalScreen(sentence), language="fa"))
+    assert latin_words(page_table) == set()  # a seat's hand, the box, the legend: Persian
 
     while not companion.controller.is_over():
         steps = bot.next_steps(companion.controller.state)
         play_steps(page_table, steps, acting_seat(page_table))
     check_mirrors(page_table)
+    assert latin_words(page_table) == set()  # the ranking too
 
     result = page_table.api_state()["result"]
     assert result["finished"] and len(result["winners"]) == 1
