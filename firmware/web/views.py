@@ -62,7 +62,7 @@ def card_info(game: str | None, games: Shelf, card: str) -> dict[str, Any]:
     found = catalog.cards[card]
     arcana_face: dict[str, Any] = {"vp": found.vp, "arcana": found.arcana}
     if found.is_market:
-        kind = f"market {kind}"
+        kind = f"market_{kind}"  # the page names it: sim.kind_market_agent
         arcana_face.update(main=found.main, threshold=found.threshold)
     if found.effect:
         arcana_face["effect"] = found.effect

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from firmware.controllers import arcana
-from firmware.language import using
+from firmware.language import load, using
 from firmware.screens import RefusalScreen, render
 from tests.browser.test_play import acting_seat, check_mirrors, frame, play_steps, same
 
@@ -45,6 +45,13 @@ def test_an_arcana_game_in_german_clicked_through_the_page(page_table):
     captions = " ".join(page.locator(".pad-caption").all_inner_texts())
     assert "Beispiel-" in captions and not any(name in captions for name in english), captions
     assert not any(name in page.inner_text("#seat") for name in english)
+    page.evaluate("for (const d of document.querySelectorAll('details')) d.open = true")
+    page.locator("#box .card-kind").first.wait_for()
+    german_words = load("de").texts
+    said = {v for k, v in german_words.items() if k.startswith(("sim.kind_", "sim.action_"))}
+    kinds = page.locator("#box .card-kind, #table-cards .card-kind").all_inner_texts()
+    parts = {part for kind in kinds for part in kind.split(", ")}
+    assert load("de").text("sim.kind_agent") in parts and parts <= said, parts - said
 
     # another guild's agent out of turn: the engine's refusal, said in German by its code
     state = companion.controller.state

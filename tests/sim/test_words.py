@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -120,13 +121,17 @@ def test_every_card_kind_and_action_the_simulator_lists_has_its_word():
     `sim.action_<action>`: every kind of both games' cards, every action of both engines and
     the set-up's own (firmware/web/views.py), so none shows as its English id."""
     from engine.arcana.actions import SHAPES
-    from engine.arcana.catalog import KINDS
+    from engine.arcana.catalog import KINDS, load_catalog
+    from engine.arcana.catalogs import __file__ as catalogs_init
     from engine.resarcana import CARDS
     from engine.resarcana.actions import ACTIONS
 
-    kinds = {*KINDS, *(card.kind for card in CARDS.values())}
+    sample = load_catalog(Path(catalogs_init).with_name("sample.toml"))
+    market = {f"market_{card.kind}" for card in sample.cards.values() if card.is_market}
+    kinds = {*KINDS, *market, *(card.kind for card in CARDS.values())}
     actions = {*SHAPES, *(action.kind for action in ACTIONS), "seat", "stake", "task"}
-    assert {"artifact", "place", "militia"} <= kinds and {"buy", "bribe", "seat"} <= actions
+    assert {"artifact", "place", "militia", "market_relic"} <= kinds
+    assert {"buy", "bribe", "seat"} <= actions
     for language in (load(code) for code in ("de", "fa")):
         for kind in kinds:
             assert language.text(f"sim.kind_{kind}") != kind
