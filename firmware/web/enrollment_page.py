@@ -20,6 +20,7 @@ from aiohttp import web
 
 from engine.resarcana import CARDS, name
 from firmware.enrollment import EnrollError, Enrollment, NeedsConfirmation
+from firmware.language import code, res_arcana_name, using
 from firmware.web import guard
 from firmware.web.live import LiveTable
 from firmware.web.sentences import from_error, said
@@ -48,7 +49,8 @@ class ResArcanaEnrollment:
         return Enrollment(self.live.journal, RES_ARCANA, {card: name(card) for card in CARDS})
 
     async def cards(self, request: web.Request) -> web.Response:
-        """Every Res Arcana card with its tags, and the last tap (with the card it stands for)."""
+        """Every Res Arcana card with its tags (`shown`: its name in the game's language), and
+        the last tap (with the card it stands for)."""
 
         def read() -> dict[str, Any]:
             everything = self.live.journal.bindings()
@@ -56,21 +58,32 @@ class ResArcanaEnrollment:
             for uid, card in self.live.journal.bindings(RES_ARCANA).items():
                 tags.setdefault(card, []).append(uid)
             last = self.taps.last()
-            if last is not None:
-                last["card"] = everything.get(last["uid"])
-            listed = [
-                {
-                    "id": card,
-                    "name": name(card),
-                    "kind": CARDS[card].kind,
-                    "tags": tags.get(card, []),
-                }
-                for card in CARDS
-            ]
+            with using(self.live.language):  # the game's language, as the page's words
+                if last is not None:
+                    last["card"] = everything.get(last["uid"])
+                    last["shown"] = self._shown(last["card"])
+                listed = [
+                    {
+                        "id": card,
+                        "name": name(card),
+                        "shown": res_arcana_name(card),  # as the screens name it
+                        "kind": CARDS[card].kind,
+                        "tags": tags.get(card, []),
+                    }
+                    for card in CARDS
+                ]
             bound = sum(1 for card in listed if card["tags"])
             return {"cards": listed, "bound": bound, "unbound": len(listed) - bound, "tap": last}
 
         return web.json_response(await self.live.ask(read))
+
+    def _shown(self, card: str | None) -> str | None:
+        """A bound card's name in the current language (Res Arcana's, else the catalog's)."""
+        if card is None:
+            return None
+        if card in CARDS:
+            return res_arcana_name(card)
+        return self.live.games.catalog.card_name(card, code())
 
     async def bind(self, request: web.Request) -> web.Response:
         """{"tap": seq, "card": id, "rebind": bool}: bind the tag of that tap to the card."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -173,3 +174,18 @@ def page_table(browser, served):
     yield PageTable(page, table, url)
     page.close()
     assert errors == [], f"the page raised: {errors}"
+
+
+def latin_words_on(page: Any, leave_out: str = "") -> set[str]:
+    """The Latin words of the page as a reader sees them, every <details> opened (the
+    elements of CSS selector `leave_out` and scripts not read)."""
+    page.evaluate("for (const d of document.querySelectorAll('details')) d.open = true")
+    text = page.evaluate(
+        """(leaveOut) => { const copy = document.body.cloneNode(true);
+        for (const node of copy.querySelectorAll(leaveOut ? `script, ${leaveOut}` : 'script'))
+          node.remove();
+        document.body.append(copy);
+        const shown = copy.innerText; copy.remove(); return shown; }""",
+        leave_out,
+    )
+    return set(re.findall(r"[A-Za-z][A-Za-z0-9_-]*", text))

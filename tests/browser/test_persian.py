@@ -11,7 +11,6 @@ at the end: no Latin word but the table's ids and the buttons' names (`latin_wor
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import replace
 
@@ -29,7 +28,7 @@ from firmware.screens.font import load_font
 from firmware.sim.server import Running, make_app
 from firmware.sim.table import Simulator
 from hardware.profile import load_profile
-from tests.browser.conftest import PageTable
+from tests.browser.conftest import PageTable, latin_words_on
 from tests.browser.test_play import acting_seat, check_mirrors, frame, play_steps, same
 
 pytestmark = pytest.mark.browser
@@ -105,22 +104,13 @@ def shows(image: Image.Image, text: str, inverted: bool | None = None) -> bool:
 
 
 def latin_words(page_table) -> set[str]:
-    """Every Latin word a Persian player reads on the page, its details opened: none but
-    the table's own ids (pads, displays, buttons: the profile's names, printed on the
-    table), the buttons' names (the OLEDs too say "Select", "OK") and the record's JSON."""
-    page = page_table.page
-    page.evaluate("for (const d of document.querySelectorAll('details')) d.open = true")
-    page.evaluate("new Promise((done) => requestAnimationFrame(() => done()))")
-    text = page.evaluate(
-        """() => { const copy = document.body.cloneNode(true);
-        for (const node of copy.querySelectorAll('#record, script')) node.remove();
-        document.body.append(copy); copy.hidden = false;
-        const shown = copy.innerText; copy.remove(); return shown; }"""
-    )
+    """Every Latin word a Persian player reads on the simulator's page: none but the
+    table's own ids (pads, displays, buttons: the profile's names, printed on the table),
+    the buttons' names (the OLEDs too say "Select", "OK") and the record's JSON."""
     table = page_table.api_state()["table"]
     ids = {*table["pads"], *table["roles"], *table["displays"], *table["buttons"]}
     names = {"arcana-table", "Undo", "OK", "Select", "N"}
-    return set(re.findall(r"[A-Za-z][A-Za-z0-9_-]*", text)) - ids - names
+    return latin_words_on(page_table.page, "#record") - ids - names
 
 
 def test_a_res_arcana_game_in_persian_clicked_through_the_page(persian_table):

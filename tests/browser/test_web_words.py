@@ -9,6 +9,7 @@ from web_table import PHONE, Phone, WebTable, pair_in_browser
 
 from firmware.language import load
 from firmware.web.pairing import Role
+from tests.browser.conftest import latin_words_on
 
 pytestmark = pytest.mark.browser
 
@@ -40,6 +41,8 @@ def test_the_owners_catalog_page_and_history_in_persian_read_right_to_left(brows
         )
         assert ["agent", fa.text("catalog.kind_agent")] in kinds  # the value stays the catalog's
         page.wait_for_selector(f"#games li:has-text('{fa.text('history.no_games')}')")
+        # no Latin word but the table's name, QR (as Persian writes it) and the device's name
+        assert latin_words_on(page) <= {"arcana-table", "QR", "Ana"}
 
         page.goto(f"{table.url}progress")
         page.wait_for_function("document.getElementById('summary').textContent !== ''")
@@ -54,6 +57,13 @@ def test_the_owners_catalog_page_and_history_in_persian_read_right_to_left(brows
         assert fa.text("catalog.kind_agent") in counts and fa.text("progress.market") in counts
         assert "agent" not in counts and "Market" not in counts
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        # Res Arcana's cards to bind by their Persian names; Latin only the file formats,
+        # the CSV's column names and the command that checks a catalog
+        page.wait_for_selector("#res-cards button")
+        buttons = page.locator("#res-cards button").all_inner_texts()
+        assert fa.res_arcana_cards["seer_orb"] in buttons
+        formats = {"TOML", "CSV", "toml", "csv", "uid", "card", "catalog", "check"}
+        assert latin_words_on(page) <= formats
         context.close()
 
 

@@ -62,12 +62,12 @@ function showEnrollment(data) {
   lastTap = data.tap;
   $("tap").textContent = data.tap
     ? word("progress.tag_on", { uid: data.tap.uid, pad: data.tap.pad }) +
-      (data.tap.card ? word("progress.bound_to", { card: data.tap.card }) : word("progress.not_bound"))
+      (data.tap.card ? word("progress.bound_to", { card: data.tap.shown }) : word("progress.not_bound"))
     : word("progress.no_tap");
   $("enrolled").textContent = word("progress.enrolled", { bound: data.bound, unbound: data.unbound });
   $("res-cards").replaceChildren(...data.cards.map((card) => {
     const button = document.createElement("button");
-    button.textContent = `${card.name}` + (card.tags.length ? " ✓" : "");
+    button.textContent = card.shown + (card.tags.length ? " ✓" : "");
     button.className = card.tags.length ? "card" : "card greyed";
     button.title = card.tags.join(", ");
     button.addEventListener("click", () => bind(card.id, false));

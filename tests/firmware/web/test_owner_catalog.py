@@ -145,6 +145,7 @@ def test_res_arcana_enrollment_binds_the_tag_just_tapped(table, owner) -> None:
     seen = owner.get("api/enroll/res-arcana")[1]
     assert next(c for c in seen["cards"] if c["id"] == "seer_orb")["tags"] == [uid]
     assert seen["tap"]["card"] == "seer_orb" and seen["unbound"] == 38
+    assert seen["tap"]["shown"] == "Seer's Orb"  # the card's name, in the game's language
     assert table.loop.companion.registry.card_for(uid, None) == "seer_orb"
     status, answer = owner.post("api/enroll/res-arcana", {"tap": tap["seq"], "card": "brazier"})
     assert status == 409 and "re-bind it to brazier?" in answer["error"]
