@@ -143,13 +143,7 @@ class Journal:
             try:
                 reader = connect_reader(path, busy_s)
             except JournalDamaged as err:
-                kept = JournalDamaged(
-                    path,
-                    f"{err.reason}; nothing was changed: the table sets it aside when it "
-                    "next starts",
-                )
-                kept.code, kept.params = "journal_damaged_kept", {**err.params, "path": str(path)}
-                raise kept from err
+                raise JournalDamaged(path, err.reason, kept=True) from err
             if reader is None:
                 reader = sqlite3.connect(":memory:", check_same_thread=False)
                 reader.executescript(SCHEMA)

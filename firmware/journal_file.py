@@ -34,14 +34,19 @@ class JournalBusy(JournalError):
 class JournalDamaged(JournalError):
     """The file is proven damaged (what a writer sets aside, what a reader refuses)."""
 
-    def __init__(self, path: Path, reason: str) -> None:
+    def __init__(self, path: Path, reason: str, kept: bool = False) -> None:
+        """`kept`: a reader's refusal, the file left as it is for the table to set aside."""
+        if kept:
+            said = f"{reason}; nothing was changed: the table sets it aside when it next starts"
+        else:
+            said = reason
         super().__init__(
-            f"The journal {path} is damaged ({reason}).",
-            "journal_damaged",
+            f"The journal {path} is damaged ({said}).",
+            "journal_damaged_kept" if kept else "journal_damaged",
             path=str(path),
             reason=reason,
         )
-        self.reason = reason
+        self.reason = said
 
 
 def busy_seconds() -> float:

@@ -17,22 +17,33 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from firmware.errors import FirmwareError
+from firmware.errors import FirmwareError, Said
 
 
 class JournalError(FirmwareError, RuntimeError):
     """The journal cannot keep an action (full disk, read-only directory, ...).
 
     The message is a sentence for the status screen and the service log; the action that
-    caused it has not been acknowledged and must be treated as not taken. `code` and
-    `params`, when it has them, say the same sentence in another language (the web pages':
-    `[web_refusal] <code>` of firmware/language, English word for word as the message).
+    caused it has not been acknowledged and must be treated as not taken. Made with a `code`
+    (and its `params`), the message is a `Said`: the same sentence in another language for
+    the web pages (`[web_refusal] <code>` of firmware/language, English word for word as the
+    message), as the enrollment's errors carry theirs.
     """
 
     def __init__(self, message: str, code: str | None = None, **params: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.params = params
+        super().__init__(Said(message, code, params) if code else message)
+
+    @property
+    def code(self) -> str | None:
+        """The catalog key of the message, if it has one."""
+        message = self.args[0] if self.args else None
+        return message.key if isinstance(message, Said) else None
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The values the catalog's sentence is filled with."""
+        message = self.args[0] if self.args else None
+        return dict(message.params) if isinstance(message, Said) else {}
 
 
 class UnreadableGame(JournalError):

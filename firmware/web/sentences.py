@@ -42,16 +42,11 @@ def said(key: str, **params: Any) -> Sentence:
 
 
 def from_error(err: BaseException) -> str:
-    """An error's sentence as a `Said` the pages can say again: the journal's by its `code`
-    and `params` (firmware/journal*.py: busy, damaged, a disk full, ...), the enrollment's
-    made as one (firmware/enrollment*.py); else its message as it is."""
+    """An error's sentence as a `Said` the pages can say again, when it was made as one (the
+    journal's, firmware/journal*.py: busy, damaged, a disk full, ...; the enrollment's,
+    firmware/enrollment*.py); else its message as it is."""
     message = err.args[0] if err.args else None
-    if isinstance(message, Said):
-        return message
-    code = getattr(err, "code", None)
-    if not code:
-        return str(err)
-    return Said(str(err), code, err.params)  # type: ignore[attr-defined]
+    return message if isinstance(message, Said) else str(err)
 
 
 def in_language(message: str, code: str | None) -> str:
