@@ -243,12 +243,12 @@ def _cells_rtl(pair: tuple[GuildAtStake, ...]) -> tuple[list[int], bool]:
     guild alone in its band may take the band. Where the two need more than the band (two
     strengths such as ۳۸ in Persian digits), the band's card backs stand without "+N": they
     say a guild has face-down agents, and the cards lie on the table to be counted."""
+    if len(pair) == 1:
+        return [max(CELLS_RTL // 2, min(_entry_needs_mirrored(pair[0]), CELLS_RTL))], True
     for counted in (True, False):
         needs = [_entry_needs_mirrored(guild, counted) for guild in pair]
-        if sum(needs) <= CELLS_RTL or len(needs) == 1:
+        if sum(needs) <= CELLS_RTL:
             break
-    if len(needs) == 1:
-        return [max(CELLS_RTL // 2, min(needs[0], CELLS_RTL))], counted
     widths = [CELLS_RTL // 2] * len(needs)
     for index, need in enumerate(needs):
         other = len(needs) - 1 - index
