@@ -52,6 +52,9 @@ def test_an_arcana_game_in_german_clicked_through_the_page(page_table):
     kinds = page.locator("#box .card-kind, #table-cards .card-kind").all_inner_texts()
     parts = {part for kind in kinds for part in kind.split(", ")}
     assert load("de").text("sim.kind_agent") in parts and parts <= said, parts - said
+    lines = set(page.locator("#box .face-line").all_inner_texts())  # a location's effect
+    assert {"Zonen tauschen", "Agent versetzen"} <= lines
+    assert not lines & {"swap stakes", "move agent", "swap_stakes", "move_agent"}
 
     # another guild's agent out of turn: the engine's refusal, said in German by its code
     state = companion.controller.state

@@ -39,7 +39,7 @@ DYNAMIC = {'word("essence." + k)', "word(node.dataset.word)", "word(connected)",
            "word(node.getAttribute(source))", 'word("catalog.kind_" + kind)',
            "word(GAMES[game.game])", "word(STATUSES[game.status])",
            'word("role." + role.kind)', 'word("sim.kind_" + kind)',
-           'word("sim.action_" + action)'}  # fmt: skip
+           'word("sim.action_" + action)', 'word("catalog.effect_" + effect)'}  # fmt: skip
 # a key written as a string outside word(...), e.g. history.js's STATUSES: "history.status_finished"
 TABLES = "sim|phone|legend|catalog|progress|history|choice|essence"
 QUOTED_KEY = re.compile(rf"\"((?:{TABLES})\.\w+)\"(?!\s*\+)")

@@ -111,6 +111,7 @@ function drawScreens(state) {
 // A card's kind and what a tap of it can do, in the page's language (the id if unknown).
 const kindWord = (kind) => word("sim.kind_" + kind);
 const actionWord = (action) => word("sim.action_" + action);
+const effectWord = (effect) => word("catalog.effect_" + effect); // a location's, as the builder's
 
 function cardButton(card, where) {
   const attributes = {
@@ -187,7 +188,7 @@ function cardFace(face) {
     if (gains.length) power.append(document.createTextNode(" → " + gains.join(", ")));
     box.append(power);
   }
-  if (face.effect && face.effect !== "none") box.append(element("span", { class: "face-line" }, face.effect.replace("_", " ")));
+  if (face.effect && face.effect !== "none") box.append(element("span", { class: "face-line" }, effectWord(face.effect)));
   if (face.vp) box.append(element("span", { class: "face-line vp" }, word("sim.vp", { vp: face.vp })));
   return box;
 }
