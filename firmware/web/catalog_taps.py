@@ -26,7 +26,7 @@ from firmware.language import text as tr
 from firmware.screens import PromptScreen, Screen
 from firmware.web.sentences import said
 from firmware.web.table_view import BadInput
-from hardware.nfc.reader import ReaderFault, TagError
+from hardware.nfc.reader import ReaderFault, TagAccessError, TagError
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +144,8 @@ def write_card_id(scan_threads: list[Any], pad: str, uid: str, card: str) -> str
 
             try:
                 thread.scanner.between_polls(pad, write)
+            except TagAccessError:  # lifted, or laid askew: what to do, in the page's words
+                return said("card_id_tag_gone", pad=pad)
             except (TagError, ReaderFault) as err:
                 return said("card_id_not_written", error=str(err))  # the reader's own words
             return None

@@ -17,6 +17,7 @@ from web_table import WebTable, wait_until
 from engine.arcana.setup import random_setup
 from firmware import cli
 from firmware.journal import Journal
+from firmware.language import load
 from firmware.web.catalog_save import read_catalog
 from firmware.web.pairing import Role
 from hardware.nfc.tags import Ntag
@@ -208,7 +209,8 @@ def test_asked_to_the_card_id_is_written_on_the_tag(table) -> None:
         },
     )
     assert status == 200 and saved["written"] is False
-    assert saved["warnings"][0].startswith("the card id could not be written on the tag")
+    lifted = load("en").text("web_refusal.card_id_tag_gone", pad="stake-3")
+    assert saved["warnings"][0] == lifted  # what to do, not the reader's own words
     assert bindings(table)[TAG_B] == "militia_1"
 
 
