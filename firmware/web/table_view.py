@@ -229,12 +229,13 @@ class TableView:
         ranked = sorted(result["players"], key=lambda p: -p["vp"])
         finished = result.get("finished", False)
         winners = set(result.get("winners", []))
+        shown = self._shown_names(state)  # as the screens name the players
         out = []
         for seat, player in enumerate(result["players"]):
             entry: dict[str, Any] = {
                 "seat": seat,
                 "name": player["name"],
-                "shown": self._shown_name(state, seat),  # as the screens name the player
+                "shown": shown[seat],
                 "pad": self._seat_pad(seat),
                 "vp": player["vp"],
             }
@@ -244,17 +245,17 @@ class TableView:
             out.append(entry)
         return out
 
-    def _shown_name(self, state: Any, seat: int) -> str:
-        """A player's name as the screens show it in the game's language: a player named
-        after their guild or mage by its name in the language ("Fährleute", "جادوگر آتش")."""
+    def _shown_names(self, state: Any) -> list[str]:
+        """The players' names as the screens show them in the game's language, seat by seat:
+        a player named after their guild or mage by its name in it ("Fährleute", "جادوگر آتش")."""
         if self.companion.rules.name == "arcana":
             from firmware.controllers.arcana.screens import player_name
 
-            return player_name(state, seat)
+            return [player_name(state, seat) for seat in range(state.players)]
         from engine.resarcana import view
         from firmware.controllers.resarcana.screens import player_name as seat_name
 
-        return seat_name(view(state, None)["players"][seat])
+        return [seat_name(seat) for seat in view(state, None)["players"]]
 
     def _seat_pad(self, seat: int) -> str | None:
         if self._game() == "res-arcana" and seat < len(self.games.seats):
