@@ -68,13 +68,14 @@ LONGEST_GUILD = widest(
 )
 
 
-# The widest card name in each language's own script (a card's `names` there, else its name)
+def name_in(card: dict, code: str) -> str:
+    """A catalog card's name in a language: its `names` entry there, else its name or id."""
+    return card.get("names", {}).get(code, card.get("name", card["id"]))
+
+
+# The widest card name in each language's own script
 LONGEST_IN = {
-    code: widest(
-        card.get("names", {}).get(code, card.get("name", card["id"]))
-        for catalog in catalog_objects()
-        for card in catalog["cards"]
-    )
+    code: widest(name_in(card, code) for catalog in catalog_objects() for card in catalog["cards"])
     for code in codes()
 }
 
@@ -342,9 +343,7 @@ def test_every_sample_card_name_stands_whole_on_a_stake_in_every_language(code):
     a stake's, at both sizes, with a guild and without."""
     from firmware.screens import Arcanum, GuildAtStake, StakeScreen
 
-    names = sorted(
-        {card.get("names", {}).get(code, card["name"]) for card in catalog_objects()[0]["cards"]}
-    )
+    names = sorted({name_in(card, code) for card in catalog_objects()[0]["cards"]})
     with using(code):
         guild = GuildAtStake(guilds_of(code)[0], strength=12, hidden=1, controls=True)
         labels = (current().text("stake.free_trade"), current().text("stake.label", n=5))
